@@ -1,0 +1,116 @@
+/**
+ * Every error @rt/core throws or hands to a handler's abort signal. Each class carries a stable,
+ * readonly string `code` so callers can branch without `instanceof` across package copies, and
+ * passes `cause` through unchanged.
+ */
+
+/** Base class of every rt error. `code` is stable across releases. */
+export class RtError extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** Why a delivery was refused before acceptance. */
+export type AdmissionRejectionReason = 'capacity' | 'tenant-capacity' | 'shutdown';
+
+/**
+ * The delivery was refused before it was acknowledged or dedupe-marked: the bound is full
+ * (`capacity`), the installation's ceiling is reached (`tenant-capacity`), or shutdown has started
+ * (`shutdown`). Nothing was marked, so a platform retry of the same event is not a duplicate.
+ * Adapters map it to a shape-aware platform response.
+ */
+export class AdmissionRejectedError extends RtError {
+  readonly reason: AdmissionRejectionReason;
+  readonly adapter: string;
+  readonly tenant: string;
+
+  constructor(reason: AdmissionRejectionReason, adapter: string, tenant: string) {
+    super(
+      'RT_ADMISSION_REJECTED',
+      `delivery rejected (${reason}) for adapter "${adapter}", tenant "${tenant}"`,
+    );
+    this.reason = reason;
+    this.adapter = adapter;
+    this.tenant = tenant;
+  }
+}
+
+/**
+ * The synchronous prelude failed (the State could not mark the event). Nothing was marked and the
+ * admission slot was released; the adapter must answer with a retry-inducing failure, never as
+ * handled. The State's error is the `cause`.
+ */
+export class PreludeError extends RtError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RT_PRELUDE', message, options);
+  }
+}
+
+/**
+ * Abort reason when the Thread Lock's lease was lost (renewal returned false, kept failing past
+ * expiry, or the lease expired) while the handler ran. Outcome: `preempted`.
+ */
+export class PreemptedError extends RtError {
+  readonly lockKey: string;
+
+  constructor(lockKey: string, detail: string, options?: { cause?: unknown }) {
+    super('RT_PREEMPTED', `lease on "${lockKey}" lost: ${detail}`, options);
+    this.lockKey = lockKey;
+  }
+}
+
+/** Abort reason when shutdown's grace period ended before the handler settled. Outcome: `shutdown`. */
+export class ShutdownError extends RtError {
+  constructor(message = 'runtime shut down before the handler settled') {
+    super('RT_SHUTDOWN', message);
+  }
+}
+
+/** Abort reason when a deferred delivery outlived `detachTimeoutMs`. Outcome: `timed-out`. */
+export class DetachTimeoutError extends RtError {
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number) {
+    super('RT_DETACH_TIMEOUT', `detached work exceeded detachTimeoutMs (${timeoutMs} ms)`);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** An adapter handed `dispatch` an event that breaks the event contract (empty tenant, no id, ...). */
+export class InvalidEventError extends RtError {
+  constructor(message: string) {
+    super('RT_INVALID_EVENT', message);
+  }
+}
+
+/**
+ * A State implementation could not reach its store (connection lost, command timed out). State
+ * implementations throw it so callers can tell infrastructure failure from a programming error.
+ */
+export class StateUnavailableError extends RtError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RT_STATE_UNAVAILABLE', message, options);
+  }
+}
+
+/** An HTTP body exceeded the configured size limit. Adapters answer 413. */
+export class PayloadTooLargeError extends RtError {
+  readonly limitBytes: number;
+
+  constructor(limitBytes: number) {
+    super('RT_PAYLOAD_TOO_LARGE', `request body exceeds ${limitBytes} bytes`);
+    this.limitBytes = limitBytes;
+  }
+}
+
+/** True when `value` is an rt error with the given code (works across duplicated package copies). */
+export function hasErrorCode(value: unknown, code: string): boolean {
+  return (
+    typeof value === 'object' && value !== null && (value as { code?: unknown }).code === code
+  );
+}

@@ -1,0 +1,25 @@
+import type { RtEvent } from '../event/event.js';
+
+/**
+ * Which key a locking strategy serialises on: the event's thread, its channel, or any function of
+ * the event (which must return a non-empty string).
+ */
+export type LockScope = 'thread' | 'channel' | ((event: RtEvent) => string);
+
+/**
+ * The scope key of `event` under `scope`, namespaced by adapter and tenant so installations never
+ * share a lock. Thread scope falls back to the channel, then to the event id (a new conversation);
+ * channel scope falls back to the thread, then to the event id.
+ */
+export function scopeKeyOf(event: RtEvent, scope: LockScope): string {
+  let local: string;
+  if (scope === 'thread') local = event.thread ?? event.channel ?? `event:${event.id}`;
+  else if (scope === 'channel') local = event.channel ?? event.thread ?? `event:${event.id}`;
+  else {
+    local = scope(event);
+    if (typeof local !== 'string' || local.length === 0) {
+      throw new TypeError('lockScope function must return a non-empty string');
+    }
+  }
+  return `${event.adapter}:${event.tenant}:${local}`;
+}

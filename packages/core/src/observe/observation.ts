@@ -1,0 +1,81 @@
+import type { AdmissionRejectionReason } from '../errors.js';
+import type { EventRef } from '../event/event.js';
+import type { Outcome } from '../outcomes/outcome.js';
+
+/** How a delivery was dispatched. */
+export type DispatchMode = 'sync' | 'deferred';
+
+/**
+ * A typed record the runtime (or an adapter, through `RuntimeHandle.observe`) emits to its
+ * observers. Discriminated on `type`. `at` is epoch milliseconds.
+ */
+export type Observation =
+  | {
+      readonly type: 'dispatch_admitted';
+      readonly at: number;
+      readonly event: EventRef;
+      readonly mode: DispatchMode;
+    }
+  | {
+      readonly type: 'admission_rejected';
+      readonly at: number;
+      readonly event: EventRef;
+      readonly adapter: string;
+      readonly tenant: string;
+      readonly reason: AdmissionRejectionReason;
+      readonly mode: DispatchMode;
+    }
+  | {
+      readonly type: 'dispatch_finished';
+      readonly at: number;
+      readonly event: EventRef;
+      readonly mode: DispatchMode;
+      readonly outcome: Outcome;
+      readonly durationMs: number;
+      readonly error?: unknown;
+    }
+  | {
+      readonly type: 'lock_conflict';
+      readonly at: number;
+      readonly event: EventRef;
+      readonly lockKey: string;
+    }
+  | {
+      readonly type: 'superseded';
+      readonly at: number;
+      readonly event: EventRef;
+      readonly by: EventRef;
+      readonly scope: string;
+    }
+  | {
+      readonly type: 'lease_lost';
+      readonly at: number;
+      readonly lockKey: string;
+      readonly fence: number;
+      readonly error: unknown;
+    }
+  | {
+      readonly type: 'prelude_error';
+      readonly at: number;
+      readonly event: EventRef;
+      readonly error: unknown;
+    }
+  | {
+      readonly type: 'shutdown_started' | 'shutdown_finished';
+      readonly at: number;
+    }
+  | {
+      /** Something an adapter wants operators to see (busy signal failed, rate-limit notice...). */
+      readonly type: 'adapter_notice';
+      readonly at: number;
+      readonly adapter: string;
+      readonly name: string;
+      readonly detail?: Readonly<Record<string, unknown>>;
+      readonly error?: unknown;
+    };
+
+/** The `type` of every observation. */
+export type ObservationType = Observation['type'];
+
+/** Receives observations. May be sync or async; what it throws or rejects is contained. */
+export type Observer = (observation: Observation) => void | Promise<void>;

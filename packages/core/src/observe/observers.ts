@@ -1,0 +1,49 @@
+import type { Observation, Observer } from './observation.js';
+
+/**
+ * Fans observations out to observers. An observer that throws or rejects never breaks dispatch:
+ * its failure is counted and reported to `onObserverError` (itself contained).
+ */
+export class ObserverSet {
+  #observers: readonly Observer[];
+  #onError: (error: unknown, observation: Observation) => void;
+  #failures = 0;
+
+  constructor(
+    observers: readonly Observer[],
+    onError: (error: unknown, observation: Observation) => void = () => {},
+  ) {
+    this.#observers = [...observers];
+    this.#onError = onError;
+  }
+
+  /** Number of observer calls that threw or rejected so far. */
+  get failures(): number {
+    return this.#failures;
+  }
+
+  /** Delivers `observation` to every observer; never throws. */
+  emit(observation: Observation): void {
+    for (const observer of this.#observers) {
+      try {
+        const result = observer(observation);
+        if (result && typeof (result as Promise<void>).then === 'function') {
+          (result as Promise<void>).then(undefined, (error: unknown) =>
+            this.#fail(error, observation),
+          );
+        }
+      } catch (error) {
+        this.#fail(error, observation);
+      }
+    }
+  }
+
+  #fail(error: unknown, observation: Observation): void {
+    this.#failures += 1;
+    try {
+      this.#onError(error, observation);
+    } catch {
+      // The error hook is contained too: observation must never break dispatch.
+    }
+  }
+}

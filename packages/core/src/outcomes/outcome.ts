@@ -1,0 +1,48 @@
+import type { EventRef } from '../event/event.js';
+
+/** Every terminal outcome a delivery can reach. Each delivery reaches exactly one. */
+export const OUTCOMES = [
+  'completed',
+  'failed',
+  'dropped',
+  'superseded',
+  'timed-out',
+  'preempted',
+  'shutdown',
+  'admission-rejected',
+  'prelude-error',
+  'duplicate',
+  'unrouted',
+] as const;
+
+/**
+ * A terminal outcome. `prelude-error` is rt's name for a delivery whose dedupe mark failed (the
+ * platform is told to retry); the rest are SPEC 6.
+ */
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** Outcomes only an accepted (admitted, marked, acknowledged) delivery can reach. */
+export const ACCEPTED_OUTCOMES: readonly Outcome[] = [
+  'completed',
+  'failed',
+  'dropped',
+  'superseded',
+  'timed-out',
+  'preempted',
+  'shutdown',
+];
+
+/** The result of running an accepted delivery through its strategy and handlers. */
+export interface HandledResult {
+  readonly outcome: Outcome;
+  /** The first value a handler returned that was not `undefined` (the sync response). */
+  readonly response?: unknown;
+  /** The first error a handler threw, or the abort reason for aborted outcomes. */
+  readonly error?: unknown;
+}
+
+/** A finished delivery, as reported by `dispatch_finished` and by `accepted.settled`. */
+export interface FinishedDelivery extends HandledResult {
+  readonly event: EventRef;
+  readonly durationMs: number;
+}

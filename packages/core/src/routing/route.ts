@@ -1,0 +1,115 @@
+import type { EventKind, RtEvent } from '../event/event.js';
+
+/** A text or id pattern: a string matches exactly (ids) or as a substring (message text). */
+export type Pattern = string | RegExp;
+
+/** Restricts a route to one adapter's events. */
+interface RouteBase {
+  readonly adapter?: string;
+}
+
+/**
+ * What a handler is registered for. Kinds match `RtEvent.kind`; `raw` matches the platform's
+ * inner event type whatever the kind; a function matches whatever it returns `true` for.
+ */
+export type Route =
+  | (RouteBase & { readonly kind: 'mention' })
+  | (RouteBase & { readonly kind: 'message'; readonly text?: Pattern })
+  | (RouteBase & { readonly kind: 'command'; readonly name: string })
+  | (RouteBase & { readonly kind: 'action'; readonly actionId: Pattern })
+  | (RouteBase & { readonly kind: 'suggestion'; readonly actionId: Pattern })
+  | (RouteBase & { readonly kind: 'shortcut'; readonly callbackId: Pattern })
+  | (RouteBase & { readonly kind: 'view_submission'; readonly callbackId: Pattern })
+  | (RouteBase & { readonly kind: 'view_closed'; readonly callbackId?: Pattern })
+  | (RouteBase & { readonly kind: 'reaction'; readonly name?: string })
+  | (RouteBase & { readonly kind: 'raw'; readonly type: string })
+  | ((event: RtEvent) => boolean);
+
+function matchesId(pattern: Pattern, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  if (typeof pattern === 'string') return pattern === value;
+  pattern.lastIndex = 0;
+  return pattern.test(value);
+}
+
+function matchesText(pattern: Pattern, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  if (typeof pattern === 'string') return value.includes(pattern);
+  pattern.lastIndex = 0;
+  return pattern.test(value);
+}
+
+function normaliseCommand(name: string): string {
+  return name.startsWith('/') ? name.slice(1) : name;
+}
+
+/** True when `route` selects `event`. A throwing predicate route counts as no match. */
+export function routeMatches(route: Route, event: RtEvent): boolean {
+  if (typeof route === 'function') {
+    try {
+      return route(event) === true;
+    } catch {
+      return false;
+    }
+  }
+  if (route.adapter !== undefined && route.adapter !== event.adapter) return false;
+  if (route.kind === 'raw') return event.type === route.type;
+  if (route.kind !== (event.kind as EventKind)) return false;
+  switch (route.kind) {
+    case 'mention':
+      return true;
+    case 'message':
+      return route.text === undefined || matchesText(route.text, event.text);
+    case 'command':
+      return (
+        event.command !== undefined &&
+        normaliseCommand(route.name) === normaliseCommand(event.command)
+      );
+    case 'action':
+    case 'suggestion':
+      return matchesId(route.actionId, event.actionId);
+    case 'shortcut':
+    case 'view_submission':
+      return matchesId(route.callbackId, event.callbackId);
+    case 'view_closed':
+      return route.callbackId === undefined || matchesId(route.callbackId, event.callbackId);
+    case 'reaction':
+      return route.name === undefined || route.name === event.type || route.name === event.text;
+  }
+}
+
+/** Rejects malformed routes at registration time with a `TypeError` naming the problem. */
+export function validateRoute(route: Route): void {
+  if (typeof route === 'function') return;
+  if (typeof route !== 'object' || route === null) {
+    throw new TypeError('route must be an object or a predicate function');
+  }
+  const needs = (field: string, value: unknown) => {
+    if (!(typeof value === 'string' ? value.length > 0 : value instanceof RegExp)) {
+      throw new TypeError(`route of kind "${route.kind}" needs a non-empty ${field}`);
+    }
+  };
+  switch (route.kind) {
+    case 'command':
+      needs('name', route.name);
+      break;
+    case 'action':
+    case 'suggestion':
+      needs('actionId', route.actionId);
+      break;
+    case 'shortcut':
+    case 'view_submission':
+      needs('callbackId', route.callbackId);
+      break;
+    case 'raw':
+      needs('type', route.type);
+      break;
+    case 'mention':
+    case 'message':
+    case 'view_closed':
+    case 'reaction':
+      break;
+    default:
+      throw new TypeError(`unknown route kind "${(route as { kind: unknown }).kind}"`);
+  }
+}

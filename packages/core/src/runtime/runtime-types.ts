@@ -1,0 +1,72 @@
+import type { Adapter } from '../adapter/adapter.js';
+import type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
+import type { RtEvent } from '../event/event.js';
+import type { Outcome } from '../outcomes/outcome.js';
+import type { Handler } from '../routing/handler.js';
+import type { Pattern, Route } from '../routing/route.js';
+import type { ResolvedRuntimeOptions } from './options.js';
+
+/** Live counts. Cheap to call. */
+export interface RuntimeStats {
+  /** Deferred deliveries holding an admission slot (running, parked, waiting, batched). */
+  readonly detachedInFlight: number;
+  /** Slots held per installation, keyed `adapter:tenant`; tenants at zero are absent. */
+  readonly perTenantInFlight: Readonly<Record<string, number>>;
+  /** Sync deliveries currently inside dispatch. */
+  readonly syncInFlight: number;
+  /** Deliveries parked by queue/debounce or waiting in a concurrent line or open burst batch. */
+  readonly parked: number;
+  /** Every dispatch call so far. */
+  readonly received: number;
+  /** Deliveries accepted (admitted and marked) so far. */
+  readonly accepted: number;
+  /** Terminal outcomes so far, by outcome. */
+  readonly outcomes: Readonly<Record<Outcome, number>>;
+  /** Observer calls that threw or rejected. */
+  readonly observerFailures: number;
+  readonly shuttingDown: boolean;
+}
+
+/** Options of `runtime.shutdown`. */
+export interface ShutdownOptions {
+  /** How long running handlers get before their signal aborts with `ShutdownError`. */
+  readonly graceMs?: number;
+}
+
+/** A chat bot runtime. Create one with `createRuntime`. */
+export interface Runtime {
+  readonly options: ResolvedRuntimeOptions;
+  /** Registers an adapter (names must be unique). */
+  use(adapter: Adapter): this;
+  /** The registered adapter called `name`. */
+  adapter(name: string): Adapter | undefined;
+  /** Registers `handler` for `route`; returns an unregister function. */
+  on(route: Route, handler: Handler): () => void;
+  /** The bot was mentioned. */
+  onMention(handler: Handler): () => void;
+  /** A message, optionally only those whose text matches `text` (substring or RegExp). */
+  onMessage(handler: Handler): () => void;
+  onMessage(text: Pattern, handler: Handler): () => void;
+  /** A slash/application command, by name (leading `/` optional). */
+  onCommand(name: string, handler: Handler): () => void;
+  /** A button or other interactive component, by action id. */
+  onAction(actionId: Pattern, handler: Handler): () => void;
+  /** A modal submission, by callback id. */
+  onViewSubmission(callbackId: Pattern, handler: Handler): () => void;
+  /** Any event whose platform type is `type` (e.g. `reaction_added`). */
+  onEvent(type: string, handler: Handler): () => void;
+  /**
+   * Runs the dispatch prelude (shutdown check, route, admission, dedupe mark) and then either
+   * starts the detached tail (deferred) or runs the handlers (sync). See SPEC 3.
+   */
+  dispatch(event: RtEvent, options?: DispatchOptions): Promise<DispatchResult>;
+  /** Starts connection-based adapters. Idempotent. */
+  start(): Promise<void>;
+  /**
+   * Closes admission, stops adapters' inbound connections, ends parked work with `shutdown`,
+   * gives running handlers `graceMs`, then aborts them; resolves when every admitted delivery has
+   * its terminal outcome. Calling it again returns the same promise.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
+  stats(): RuntimeStats;
+}
