@@ -9,7 +9,8 @@ export type LockScope = 'thread' | 'channel' | ((event: RtEvent) => string);
 /**
  * The scope key of `event` under `scope`, namespaced by adapter and tenant so installations never
  * share a lock. Thread scope falls back to the channel, then to the event id (a new conversation);
- * channel scope falls back to the thread, then to the event id.
+ * channel scope falls back to the thread, then to the event id. Adapter and tenant are
+ * URI-encoded so no two installations' keys can collide.
  */
 export function scopeKeyOf(event: RtEvent, scope: LockScope): string {
   let local: string;
@@ -21,5 +22,5 @@ export function scopeKeyOf(event: RtEvent, scope: LockScope): string {
       throw new TypeError('lockScope function must return a non-empty string');
     }
   }
-  return `${event.adapter}:${event.tenant}:${local}`;
+  return `${encodeURIComponent(event.adapter)}:${encodeURIComponent(event.tenant)}:${local}`;
 }

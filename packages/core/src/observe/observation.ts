@@ -61,6 +61,14 @@ export type Observation =
       readonly error: unknown;
     }
   | {
+      /** A State call outside the prelude failed (renewal, release); the runtime carried on. */
+      readonly type: 'state_error';
+      readonly at: number;
+      readonly operation: 'acquireLock' | 'renewLock' | 'releaseLock';
+      readonly key: string;
+      readonly error: unknown;
+    }
+  | {
       readonly type: 'shutdown_started' | 'shutdown_finished';
       readonly at: number;
     }

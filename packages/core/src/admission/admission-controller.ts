@@ -1,0 +1,66 @@
+import type { AdmissionRejectionReason } from '../errors.js';
+
+/**
+ * One admission slot. `release()` is idempotent: the first call returns the slot, later calls do
+ * nothing, so every exit path may call it safely.
+ */
+export interface AdmissionSlot {
+  release(): void;
+  readonly released: boolean;
+}
+
+/**
+ * The per-instance Admission Bound (SPEC 4): at most `maxDetached` slots in total and, when
+ * `maxDetachedPerTenant > 0`, at most that many per `(adapter, tenant)`. Per-tenant counters are
+ * deleted when they reach zero, so memory does not grow with the number of tenants.
+ */
+export class AdmissionController {
+  readonly #max: number;
+  readonly #maxPerTenant: number;
+  readonly #perTenant = new Map<string, number>();
+  #inFlight = 0;
+
+  constructor(maxDetached: number, maxDetachedPerTenant: number) {
+    this.#max = maxDetached;
+    this.#maxPerTenant = maxDetachedPerTenant;
+  }
+
+  /** Slots held now. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** Slots held per `adapter:tenant`; tenants at zero are absent. */
+  perTenant(): Record<string, number> {
+    return Object.fromEntries(this.#perTenant);
+  }
+
+  /** Number of tenants with a live counter (for tests proving counters are collected). */
+  get tenantCount(): number {
+    return this.#perTenant.size;
+  }
+
+  /** Reserves a slot, or returns the reason it cannot. Never waits. */
+  tryAcquire(adapter: string, tenant: string): AdmissionSlot | AdmissionRejectionReason {
+    if (this.#inFlight >= this.#max) return 'capacity';
+    const key = `${adapter}:${tenant}`;
+    const held = this.#perTenant.get(key) ?? 0;
+    if (this.#maxPerTenant > 0 && held >= this.#maxPerTenant) return 'tenant-capacity';
+    this.#inFlight += 1;
+    this.#perTenant.set(key, held + 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#inFlight -= 1;
+        const left = (this.#perTenant.get(key) ?? 1) - 1;
+        if (left <= 0) this.#perTenant.delete(key);
+        else this.#perTenant.set(key, left);
+      },
+      get released() {
+        return released;
+      },
+    };
+  }
+}

@@ -1,0 +1,86 @@
+import type { Adapter, OutboundMessage } from '../adapter/adapter.js';
+import { hasErrorCode } from '../errors.js';
+import type { RtEvent } from '../event/event.js';
+import type { HeldLock } from '../locks/lock-manager.js';
+import type { HandledResult, Outcome } from '../outcomes/outcome.js';
+import type { HandlerContext } from '../routing/handler.js';
+import { forwardAbort } from '../util/abort.js';
+import type { Delivery } from './delivery.js';
+
+/** What a strategy adds to the handler context. */
+export interface InvokeExtras {
+  readonly lock?: HeldLock;
+  readonly skipped?: readonly RtEvent[];
+  readonly batch?: readonly RtEvent[];
+  /** Further signals that end the handler's run (e.g. a burst batch's own controller). */
+  readonly signals?: readonly AbortSignal[];
+}
+
+/** Maps the reason a handler's signal aborted with to its terminal outcome. */
+export function outcomeForAbort(reason: unknown): Outcome {
+  if (hasErrorCode(reason, 'RT_PREEMPTED')) return 'preempted';
+  if (hasErrorCode(reason, 'RT_SHUTDOWN')) return 'shutdown';
+  return 'timed-out';
+}
+
+/**
+ * Runs `delivery`'s handlers one after another, in registration order, under one context.
+ * A handler that throws makes the result `failed` (first error kept) but the others still run;
+ * once the signal aborts no further handler starts, and the result is the abort's outcome
+ * (`timed-out`, `preempted`, `shutdown`) however the running handler ended. Resolves only after
+ * the last started handler's promise settled; never rejects.
+ */
+export async function invokeHandlers(
+  delivery: Delivery,
+  extras: InvokeExtras = {},
+): Promise<HandledResult> {
+  const controller = new AbortController();
+  const sources = [delivery.controller.signal, ...(extras.signals ?? [])];
+  if (extras.lock) sources.push(extras.lock.signal);
+  const detach = forwardAbort(controller, sources);
+  const ctx = makeContext(delivery.event, delivery.adapter, delivery, controller.signal, extras);
+  let response: unknown;
+  let error: unknown;
+  let failed = false;
+  try {
+    for (const handler of delivery.handlers) {
+      if (controller.signal.aborted) break;
+      try {
+        const value = await handler(ctx);
+        if (response === undefined && value !== undefined) response = value;
+      } catch (thrown) {
+        if (!failed) {
+          failed = true;
+          error = thrown;
+        }
+      }
+    }
+  } finally {
+    detach();
+  }
+  if (controller.signal.aborted) {
+    const reason: unknown = controller.signal.reason;
+    return { outcome: outcomeForAbort(reason), error: reason };
+  }
+  return failed ? { outcome: 'failed', error } : { outcome: 'completed', response };
+}
+
+function makeContext(
+  event: RtEvent,
+  adapter: Adapter,
+  delivery: Delivery,
+  signal: AbortSignal,
+  extras: InvokeExtras,
+): HandlerContext {
+  return {
+    event,
+    signal,
+    mode: delivery.mode,
+    lock: extras.lock ? { key: extras.lock.key, fence: extras.lock.fence } : undefined,
+    skipped: extras.skipped ?? [],
+    batch: extras.batch ?? [event],
+    adapter,
+    reply: (message: string | OutboundMessage) =>
+      adapter.reply(event, typeof message === 'string' ? { text: message } : message),
+  };
+}

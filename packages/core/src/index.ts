@@ -1,0 +1,56 @@
+export type {
+  Adapter,
+  HistoryMessage,
+  HistoryReader,
+  OutboundMessage,
+  PostedMessage,
+  RuntimeHandle,
+} from './adapter/adapter.js';
+export { isHistoryReader } from './adapter/adapter.js';
+export type { DispatchOptions, DispatchResult } from './dispatch/dispatch-result.js';
+export {
+  type AdmissionRejectionReason,
+  AdmissionRejectedError,
+  DetachTimeoutError,
+  hasErrorCode,
+  InvalidEventError,
+  PayloadTooLargeError,
+  PreemptedError,
+  PreludeError,
+  RtError,
+  ShutdownError,
+  StateUnavailableError,
+} from './errors.js';
+export type { DeliveryRetry, EventKind, EventRef, RtEvent } from './event/event.js';
+export { eventRef } from './event/event.js';
+export { DEFAULT_BODY_LIMIT_BYTES, readBodyWithLimit } from './http/read-body.js';
+export { type FetchHandler, toNodeListener } from './http/node-listener.js';
+export { type LockScope, scopeKeyOf } from './locks/lock-scope.js';
+export type {
+  DispatchMode,
+  Observation,
+  ObservationType,
+  Observer,
+} from './observe/observation.js';
+export {
+  ACCEPTED_OUTCOMES,
+  type FinishedDelivery,
+  type HandledResult,
+  type Outcome,
+  OUTCOMES,
+} from './outcomes/outcome.js';
+export type { Handler, HandlerContext, HeldLockInfo } from './routing/handler.js';
+export type { Pattern, Route } from './routing/route.js';
+export {
+  type AdapterDispatchModes,
+  type ConcurrencyOptions,
+  type CreateRuntimeOptions,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_RUNTIME_OPTIONS,
+  type ResolvedRuntimeOptions,
+  type RuntimeOptions,
+  type StrategyName,
+} from './runtime/options.js';
+export { createRuntime } from './runtime/create-runtime.js';
+export type { Runtime, RuntimeStats, ShutdownOptions } from './runtime/runtime-types.js';
+export { hasLockWakeups, type Lease, type LockWakeups, type State } from './state/state.js';

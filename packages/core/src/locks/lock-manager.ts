@@ -1,0 +1,173 @@
+import { PreemptedError } from '../errors.js';
+import type { Observation } from '../observe/observation.js';
+import type { Lease, State } from '../state/state.js';
+
+/**
+ * A Thread Lock held by this runtime. While held it renews every third of the TTL. `signal`
+ * aborts with `PreemptedError` when the lease is lost: a renewal returns `false`, or renewals keep
+ * failing until the lease's local expiry passes.
+ */
+export interface HeldLock {
+  readonly key: string;
+  readonly fence: number;
+  /** Aborts with `PreemptedError` on lease loss; never aborts otherwise. */
+  readonly signal: AbortSignal;
+  /**
+   * Stops renewal and releases the lease with its token (skipped when the lease is already lost,
+   * so a successor's lock is never touched). Never rejects: a failed release is observed and the
+   * lease lapses at its TTL. Idempotent.
+   */
+  release(): Promise<void>;
+}
+
+/** Acquires Thread Locks through the State and keeps them alive while work runs. */
+export class LockManager {
+  readonly #state: State;
+  readonly #ttlMs: number;
+  readonly #observe: (observation: Observation) => void;
+
+  constructor(state: State, ttlMs: number, observe: (observation: Observation) => void) {
+    this.#state = state;
+    this.#ttlMs = ttlMs;
+    this.#observe = observe;
+  }
+
+  /**
+   * Tries once to take the lock on `key`. Resolves `null` when another holder has it; rejects with
+   * the State's error when the State fails.
+   */
+  async tryAcquire(key: string): Promise<HeldLock | null> {
+    const requestedAt = Date.now();
+    const lease = await this.#state.acquireLock(key, this.#ttlMs);
+    if (lease === null) return null;
+    return new RenewedLock(this.#state, lease, this.#ttlMs, requestedAt, this.#observe);
+  }
+}
+
+/** A lease plus its renewal loop. Timers are re-armed `setTimeout`s, `unref()`ed. */
+class RenewedLock implements HeldLock {
+  readonly #state: State;
+  readonly #lease: Lease;
+  readonly #ttlMs: number;
+  readonly #observe: (observation: Observation) => void;
+  readonly #controller = new AbortController();
+  #localExpiresAt: number;
+  #renewTimer: ReturnType<typeof setTimeout> | undefined;
+  #expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  #releasing: Promise<void> | undefined;
+
+  constructor(
+    state: State,
+    lease: Lease,
+    ttlMs: number,
+    requestedAt: number,
+    observe: (observation: Observation) => void,
+  ) {
+    this.#state = state;
+    this.#lease = lease;
+    this.#ttlMs = ttlMs;
+    this.#observe = observe;
+    // Measured from before the request: never later than the State's own expiry.
+    this.#localExpiresAt = requestedAt + ttlMs;
+    this.#armExpiry();
+    this.#armRenewal();
+  }
+
+  get key(): string {
+    return this.#lease.key;
+  }
+
+  get fence(): number {
+    return this.#lease.fence;
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  release(): Promise<void> {
+    this.#releasing ??= this.#release();
+    return this.#releasing;
+  }
+
+  async #release(): Promise<void> {
+    this.#stopTimers();
+    if (this.#controller.signal.aborted) return;
+    try {
+      await this.#state.releaseLock(this.#lease);
+    } catch (error) {
+      this.#observe({
+        type: 'state_error',
+        at: Date.now(),
+        operation: 'releaseLock',
+        key: this.#lease.key,
+        error,
+      });
+    }
+  }
+
+  #armRenewal(): void {
+    this.#renewTimer = setTimeout(() => void this.#renew(), this.#ttlMs / 3);
+    this.#renewTimer.unref?.();
+  }
+
+  #armExpiry(): void {
+    clearTimeout(this.#expiryTimer);
+    const remaining = Math.max(0, this.#localExpiresAt - Date.now());
+    this.#expiryTimer = setTimeout(
+      () => this.#lose('lease expired before a renewal succeeded'),
+      remaining,
+    );
+    this.#expiryTimer.unref?.();
+  }
+
+  async #renew(): Promise<void> {
+    if (this.#releasing || this.#controller.signal.aborted) return;
+    const requestedAt = Date.now();
+    let renewed: boolean;
+    try {
+      renewed = await this.#state.renewLock(this.#lease, this.#ttlMs);
+    } catch (error) {
+      if (this.#releasing || this.#controller.signal.aborted) return;
+      this.#observe({
+        type: 'state_error',
+        at: Date.now(),
+        operation: 'renewLock',
+        key: this.#lease.key,
+        error,
+      });
+      // Keep trying until the local expiry timer declares the lease lost.
+      this.#armRenewal();
+      return;
+    }
+    if (this.#releasing || this.#controller.signal.aborted) return;
+    if (!renewed) {
+      this.#lose('renewal refused: the lease is held by someone else or expired');
+      return;
+    }
+    this.#localExpiresAt = requestedAt + this.#ttlMs;
+    this.#armExpiry();
+    this.#armRenewal();
+  }
+
+  #lose(detail: string): void {
+    if (this.#releasing || this.#controller.signal.aborted) return;
+    this.#stopTimers();
+    const error = new PreemptedError(this.#lease.key, detail);
+    this.#observe({
+      type: 'lease_lost',
+      at: Date.now(),
+      lockKey: this.#lease.key,
+      fence: this.#lease.fence,
+      error,
+    });
+    this.#controller.abort(error);
+  }
+
+  #stopTimers(): void {
+    clearTimeout(this.#renewTimer);
+    clearTimeout(this.#expiryTimer);
+    this.#renewTimer = undefined;
+    this.#expiryTimer = undefined;
+  }
+}

@@ -1,0 +1,106 @@
+import type { Delivery } from '../dispatch/delivery.js';
+import { outcomeForAbort } from '../dispatch/invoke-handlers.js';
+import type { HandledResult } from '../outcomes/outcome.js';
+import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
+
+interface Scope {
+  running: number;
+  /** FIFO waiting line; Map keeps insertion order and deletes in O(1). */
+  readonly line: Map<Delivery, () => void>;
+}
+
+/**
+ * `concurrent`: no lock. At most `maxConcurrent` handlers run per scope; later deliveries wait in
+ * FIFO order and count against the bound while they wait. Unset `maxConcurrent` means unlimited.
+ * A waiter leaves the line with `shutdown` when shutdown starts and `timed-out` at its detach
+ * timeout. Scope records are deleted when idle.
+ */
+export class ConcurrentStrategy implements ConcurrencyStrategy {
+  readonly name = 'concurrent' as const;
+  readonly #host: StrategyHost;
+  readonly #scopes = new Map<string, Scope>();
+  #parked = 0;
+
+  constructor(host: StrategyHost) {
+    this.#host = host;
+  }
+
+  get parked(): number {
+    return this.#parked;
+  }
+
+  async run(delivery: Delivery): Promise<HandledResult> {
+    const max = this.#host.config.maxConcurrent;
+    if (max === undefined) return this.#host.invoke(delivery);
+    const key = delivery.scopeKey;
+    let scope = this.#scopes.get(key);
+    if (!scope) {
+      scope = { running: 0, line: new Map() };
+      this.#scopes.set(key, scope);
+    }
+    if (scope.running >= max || scope.line.size > 0) {
+      const left = await this.#wait(scope, delivery);
+      if (left) {
+        this.#collect(key, scope);
+        return left;
+      }
+    } else {
+      scope.running += 1;
+    }
+    try {
+      return await this.#host.invoke(delivery);
+    } finally {
+      scope.running -= 1;
+      this.#handOver(scope);
+      this.#collect(key, scope);
+    }
+  }
+
+  /** Waits for a running spot (resolves `undefined`) or leaves on abort (resolves the outcome). */
+  #wait(scope: Scope, delivery: Delivery): Promise<HandledResult | undefined> {
+    this.#parked += 1;
+    const signals = [delivery.controller.signal, this.#host.shutdownSignal];
+    return new Promise<HandledResult | undefined>((resolve) => {
+      const finish = (result: HandledResult | undefined) => {
+        for (const signal of signals) signal.removeEventListener('abort', onAbort);
+        scope.line.delete(delivery);
+        this.#parked -= 1;
+        resolve(result);
+      };
+      const onAbort = (event: Event) => {
+        const reason: unknown = (event.target as AbortSignal).reason;
+        finish({ outcome: outcomeForAbort(reason), error: reason });
+      };
+      const aborted = signals.find((signal) => signal.aborted);
+      if (aborted) {
+        this.#parked -= 1;
+        resolve({ outcome: outcomeForAbort(aborted.reason), error: aborted.reason });
+        return;
+      }
+      for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
+      scope.line.set(delivery, () => finish(undefined));
+    });
+  }
+
+  #handOver(scope: Scope): void {
+    const max = this.#host.config.maxConcurrent ?? Number.POSITIVE_INFINITY;
+    while (scope.running < max) {
+      const next = scope.line.entries().next();
+      if (next.done) return;
+      const [, admit] = next.value;
+      scope.running += 1;
+      admit();
+    }
+  }
+
+  #collect(key: string, scope: Scope): void {
+    if (scope.running === 0 && scope.line.size === 0 && this.#scopes.get(key) === scope) {
+      this.#scopes.delete(key);
+    }
+  }
+
+  /** Scope records alive now (for tests proving idle scopes are collected). */
+  get scopeCount(): number {
+    return this.#scopes.size;
+  }
+}

@@ -1,0 +1,64 @@
+import type { Delivery } from '../dispatch/delivery.js';
+import { eventRef } from '../event/event.js';
+import type { InvokeExtras } from '../dispatch/invoke-handlers.js';
+import type { HeldLock } from '../locks/lock-manager.js';
+import type { HandledResult } from '../outcomes/outcome.js';
+import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
+
+/**
+ * `drop`: try the Thread Lock once; when another delivery holds it, the outcome is `dropped` and a
+ * `lock_conflict` observation fires. Slots cover running tails only.
+ */
+export class DropStrategy implements ConcurrencyStrategy {
+  readonly name = 'drop' as const;
+  readonly parked = 0;
+  readonly #host: StrategyHost;
+
+  constructor(host: StrategyHost) {
+    this.#host = host;
+  }
+
+  async run(delivery: Delivery): Promise<HandledResult> {
+    return runLocked(this.#host, delivery, () => {
+      this.#host.observe({
+        type: 'lock_conflict',
+        at: Date.now(),
+        event: eventRef(delivery.event),
+        lockKey: delivery.scopeKey,
+      });
+      return { outcome: 'dropped' };
+    });
+  }
+}
+
+/**
+ * Takes the lock on the delivery's scope once, runs its handlers under it (with `extras`) and
+ * releases it afterwards. `onConflict` decides the result when the lock is held elsewhere. A State
+ * failure while acquiring is a `failed` result.
+ */
+export async function runLocked(
+  host: StrategyHost,
+  delivery: Delivery,
+  onConflict: () => HandledResult | Promise<HandledResult>,
+  extras: Omit<InvokeExtras, 'lock'> = {},
+): Promise<HandledResult> {
+  let lock: HeldLock | null;
+  try {
+    lock = await host.locks.tryAcquire(delivery.scopeKey);
+  } catch (error) {
+    host.observe({
+      type: 'state_error',
+      at: Date.now(),
+      operation: 'acquireLock',
+      key: delivery.scopeKey,
+      error,
+    });
+    return { outcome: 'failed', error };
+  }
+  if (lock === null) return onConflict();
+  try {
+    return await host.invoke(delivery, { ...extras, lock });
+  } finally {
+    await lock.release();
+  }
+}
