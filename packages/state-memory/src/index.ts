@@ -1,0 +1,11 @@
+export { StateClosedError } from './errors.js';
+export {
+  createMemoryState,
+  type MemoryState,
+  type MemoryStateStats,
+} from './memory-state.js';
+export {
+  DEFAULT_MEMORY_STATE_OPTIONS,
+  type MemoryStateOptions,
+  type ResolvedMemoryStateOptions,
+} from './options.js';

@@ -1,0 +1,4 @@
+import { runStateConformance } from '@rt/testing/state';
+import { createMemoryState } from './memory-state.js';
+
+runStateConformance('memory state', () => createMemoryState(), { lockWakeups: true });

@@ -1,0 +1,245 @@
+/**
+ * `State` in process memory: dedupe marks and Thread Lock leases for one instance (and tests).
+ *
+ * Atomicity: every operation checks and writes without an `await` in between, so on one JS thread
+ * no other operation can interleave. Expiry: an entry is alive while `now() < expiresAt`. Expired
+ * entries are reclaimed lazily when touched and by an incremental sweeper driven by a min-heap of
+ * deadlines (bounded work per tick, `unref()`ed timer), so memory follows the live set even under
+ * a flood of unique keys, and no operation scans the store.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Lease, LockWakeups, State } from '@rt/core';
+import { StateClosedError } from './errors.js';
+import { ExpiryHeap } from './expiry-heap.js';
+import {
+  type MemoryStateOptions,
+  type ResolvedMemoryStateOptions,
+  resolveMemoryStateOptions,
+} from './options.js';
+import { ReleaseWaiters } from './release-waiters.js';
+import { assertKey, assertLease, assertTimeoutMs, assertTtlMs } from './validate-arguments.js';
+
+/** Counts that let tests (and operators) see reclamation at work. */
+export interface MemoryStateStats {
+  /** Dedupe marks stored, including expired ones not yet reclaimed. */
+  readonly marks: number;
+  /** Lock entries stored, including expired ones not yet reclaimed. */
+  readonly locks: number;
+  /** Expiry checks queued for the sweeper. */
+  readonly scheduled: number;
+  /** Callers parked in `waitForRelease`. */
+  readonly waiters: number;
+}
+
+/** A memory `State` with the `LockWakeups` capability and introspection. */
+export interface MemoryState extends State, LockWakeups {
+  /** Live counts; cheap (no scan). */
+  stats(): MemoryStateStats;
+}
+
+interface MarkEntry {
+  expiresAt: number;
+}
+
+interface LockEntry {
+  token: string;
+  fence: number;
+  expiresAt: number;
+}
+
+type Scheduled =
+  | { readonly kind: 'mark'; readonly key: string; readonly entry: MarkEntry }
+  | { readonly kind: 'lock'; readonly key: string; readonly entry: LockEntry };
+
+/**
+ * Creates a State that lives in this process. It coordinates only callers that share this object:
+ * use `@rt/state-redis` when more than one instance serves the same bot.
+ *
+ * Fencing: one counter per State, shared by all keys and never reset, hands out every fence. It is
+ * strictly increasing overall, hence strictly increasing per key, including after a key's lock
+ * entry expired and was reclaimed, without remembering any key. Fences of different State objects
+ * are not comparable.
+ *
+ * After `close()` (idempotent; stops the sweeper, drops all entries, rejects parked waiters) every
+ * operation rejects with `StateClosedError`. Bad arguments reject with `TypeError`/`RangeError`.
+ */
+export function createMemoryState(options?: MemoryStateOptions): MemoryState {
+  return new MemoryStateImpl(resolveMemoryStateOptions(options));
+}
+
+class MemoryStateImpl implements MemoryState {
+  readonly #options: ResolvedMemoryStateOptions;
+  readonly #marks = new Map<string, MarkEntry>();
+  readonly #locks = new Map<string, LockEntry>();
+  readonly #expiries = new ExpiryHeap<Scheduled>();
+  readonly #waiters = new ReleaseWaiters();
+  #lastFence = 0;
+  #sweepTimer: NodeJS.Timeout | undefined;
+  #closed: Promise<void> | undefined;
+
+  constructor(options: ResolvedMemoryStateOptions) {
+    this.#options = options;
+  }
+
+  async markEvent(key: string, ttlMs: number): Promise<boolean> {
+    this.#assertOpen('markEvent');
+    assertKey(key);
+    assertTtlMs(ttlMs);
+    const now = this.#options.now();
+    const mark = this.#marks.get(key);
+    if (mark !== undefined) {
+      if (mark.expiresAt > now) return false;
+      // Expired but not yet swept: reuse the entry; its queued check reschedules itself.
+      mark.expiresAt = now + ttlMs;
+      return true;
+    }
+    const entry: MarkEntry = { expiresAt: now + ttlMs };
+    this.#marks.set(key, entry);
+    this.#schedule({ kind: 'mark', key, entry });
+    return true;
+  }
+
+  async acquireLock(key: string, ttlMs: number): Promise<Lease | null> {
+    this.#assertOpen('acquireLock');
+    assertKey(key);
+    assertTtlMs(ttlMs);
+    const now = this.#options.now();
+    const held = this.#locks.get(key);
+    if (held !== undefined && held.expiresAt > now) return null;
+    this.#lastFence += 1;
+    const lease: Lease = Object.freeze({
+      key,
+      token: randomUUID(),
+      fence: this.#lastFence,
+      expiresAt: now + ttlMs,
+    });
+    if (held !== undefined) {
+      held.token = lease.token;
+      held.fence = lease.fence;
+      held.expiresAt = lease.expiresAt;
+    } else {
+      const entry: LockEntry = {
+        token: lease.token,
+        fence: lease.fence,
+        expiresAt: lease.expiresAt,
+      };
+      this.#locks.set(key, entry);
+      this.#schedule({ kind: 'lock', key, entry });
+    }
+    return lease;
+  }
+
+  async renewLock(lease: Lease, ttlMs: number): Promise<boolean> {
+    this.#assertOpen('renewLock');
+    assertLease(lease);
+    assertTtlMs(ttlMs);
+    const now = this.#options.now();
+    const held = this.#locks.get(lease.key);
+    if (held === undefined || held.token !== lease.token) return false;
+    if (held.expiresAt <= now) {
+      this.#dropLock(lease.key);
+      return false;
+    }
+    held.expiresAt = now + ttlMs;
+    return true;
+  }
+
+  async releaseLock(lease: Lease): Promise<boolean> {
+    this.#assertOpen('releaseLock');
+    assertLease(lease);
+    const held = this.#locks.get(lease.key);
+    if (held === undefined || held.token !== lease.token) return false;
+    this.#dropLock(lease.key);
+    return held.expiresAt > this.#options.now();
+  }
+
+  /**
+   * Resolves at once when `key` is free; otherwise when it is released, when its current lease
+   * would lapse (the lease may have been renewed since: a wake-up is only a hint), or after
+   * `timeoutMs`, whichever is first. Rejects with `signal.reason` on abort and with
+   * `StateClosedError` when the State closes. Its timer and abort listener are removed however it
+   * ends; aborting cancels only the wait.
+   */
+  async waitForRelease(key: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    this.#assertOpen('waitForRelease');
+    assertKey(key);
+    assertTimeoutMs(timeoutMs);
+    if (!(signal instanceof AbortSignal)) throw new TypeError('signal must be an AbortSignal');
+    signal.throwIfAborted();
+    const now = this.#options.now();
+    const held = this.#locks.get(key);
+    if (held === undefined || held.expiresAt <= now) return;
+    await this.#waiters.wait(key, Math.min(timeoutMs, held.expiresAt - now), signal);
+  }
+
+  stats(): MemoryStateStats {
+    return {
+      marks: this.#marks.size,
+      locks: this.#locks.size,
+      scheduled: this.#expiries.size,
+      waiters: this.#waiters.size,
+    };
+  }
+
+  close(): Promise<void> {
+    if (this.#closed === undefined) {
+      clearTimeout(this.#sweepTimer);
+      this.#sweepTimer = undefined;
+      this.#expiries.clear();
+      this.#marks.clear();
+      this.#locks.clear();
+      this.#waiters.rejectAll(new StateClosedError('waitForRelease'));
+      this.#closed = Promise.resolve();
+    }
+    return this.#closed;
+  }
+
+  #assertOpen(operation: string): void {
+    if (this.#closed !== undefined) throw new StateClosedError(operation);
+  }
+
+  #dropLock(key: string): void {
+    this.#locks.delete(key);
+    this.#waiters.wake(key);
+  }
+
+  #schedule(item: Scheduled): void {
+    this.#expiries.push(item.entry.expiresAt, item);
+    this.#armSweeper(this.#options.sweepIntervalMs);
+  }
+
+  #armSweeper(delayMs: number): void {
+    if (this.#sweepTimer !== undefined || this.#closed !== undefined) return;
+    this.#sweepTimer = setTimeout(() => {
+      this.#sweepTimer = undefined;
+      this.#sweep();
+    }, delayMs);
+    this.#sweepTimer.unref();
+  }
+
+  /** One bounded sweeper tick: at most `sweepBatchSize` due checks, then re-arm. */
+  #sweep(): void {
+    const now = this.#options.now();
+    for (let budget = this.#options.sweepBatchSize; budget > 0; budget -= 1) {
+      const due = this.#expiries.popDue(now);
+      if (due === undefined) break;
+      this.#check(due.value, now);
+    }
+    const next = this.#expiries.peekAt();
+    if (next !== undefined) this.#armSweeper(next <= now ? 0 : this.#options.sweepIntervalMs);
+  }
+
+  /** Reclaims the entry when it expired; reschedules it when it was extended; skips stale items. */
+  #check(item: Scheduled, now: number): void {
+    const map: Map<string, MarkEntry | LockEntry> =
+      item.kind === 'mark' ? this.#marks : this.#locks;
+    if (map.get(item.key) !== item.entry) return;
+    if (item.entry.expiresAt > now) {
+      this.#expiries.push(item.entry.expiresAt, item);
+    } else if (item.kind === 'lock') {
+      this.#dropLock(item.key);
+    } else {
+      this.#marks.delete(item.key);
+    }
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Shared plumbing of the State conformance suite: options, per-test State tracking and cleanup,
+ * unique keys, and small async helpers.
+ */
+import { randomUUID } from 'node:crypto';
+import type { State } from '@rt/core';
+import { afterEach } from 'vitest';
+
+/** How `runStateConformance` exercises an implementation. */
+export interface StateConformanceOptions {
+  /**
+   * The short TTL (ms) of the expiry tests. Expiry tests wait about twice this long, so keep it
+   * small; it must comfortably exceed one round trip to the store. Default 60.
+   */
+  shortTtlMs?: number;
+  /** How many operations the race tests start at once. Default 50. */
+  concurrency?: number;
+  /**
+   * Also require and test the optional `LockWakeups` capability (`waitForRelease`).
+   * Default false.
+   */
+  lockWakeups?: boolean;
+}
+
+/** The defaults of `StateConformanceOptions`. */
+export const DEFAULT_STATE_CONFORMANCE_OPTIONS: Readonly<Required<StateConformanceOptions>> =
+  Object.freeze({ shortTtlMs: 60, concurrency: 50, lockWakeups: false });
+
+/** What every conformance test group receives. */
+export interface ConformanceContext {
+  readonly options: Readonly<Required<StateConformanceOptions>>;
+  /** A fresh State from the factory; closed after the current test. */
+  open(): Promise<State>;
+  /** A key unique to this run, so a shared store never sees two tests collide. */
+  key(label: string): string;
+}
+
+/** Builds the context and registers the `afterEach` that closes every State a test opened. */
+export function createConformanceContext(
+  makeState: () => Promise<State> | State,
+  options: StateConformanceOptions = {},
+): ConformanceContext {
+  const resolved = Object.freeze({ ...DEFAULT_STATE_CONFORMANCE_OPTIONS, ...options });
+  const opened: State[] = [];
+  const run = randomUUID().slice(0, 8);
+  let counter = 0;
+
+  afterEach(async () => {
+    const states = opened.splice(0);
+    await Promise.all(states.map((state) => state.close()));
+  });
+
+  return {
+    options: resolved,
+    async open() {
+      const state = await makeState();
+      opened.push(state);
+      return state;
+    },
+    key(label) {
+      counter += 1;
+      return `conformance:${run}:${counter}:${label}`;
+    },
+  };
+}
+
+/** Resolves after `ms` milliseconds of real time. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Runs `count` calls of `fn` at once and returns their results in order. */
+export function concurrently<T>(count: number, fn: (index: number) => Promise<T>): Promise<T[]> {
+  return Promise.all(Array.from({ length: count }, (_, index) => fn(index)));
+}
