@@ -1,0 +1,42 @@
+export {
+  SlackAdapterError,
+  SlackCallError,
+  SlackRequestError,
+  SlackTargetError,
+  SlackTokenError,
+} from './errors.js';
+export {
+  installationOf,
+  type SlackInstallation,
+  type SlackTokenResolver,
+  tenantOf,
+} from './normalize/installation.js';
+export {
+  DEFAULT_SLACK_ADAPTER_OPTIONS,
+  type SlackAdapterOptions,
+} from './options.js';
+export type { SlackMessageRef } from './outbound/event-refs.js';
+export type {
+  RespondOptions,
+  SlackMessage,
+  SlackViewDefinition,
+} from './outbound/slack-outbound.js';
+export type {
+  SlackAction,
+  SlackAppRateLimited,
+  SlackAuthorization,
+  SlackBlock,
+  SlackEventCallback,
+  SlackInnerEvent,
+  SlackInteractive,
+  SlackSlashCommand,
+  SlackView,
+} from './parse/payload-types.js';
+export { BUSY_OPTION_VALUE } from './respond/busy-surfaces.js';
+export { isSlackShape, SLACK_SHAPES, type SlackShape } from './shapes.js';
+export { createSlackAdapter, SlackAdapter } from './slack-adapter.js';
+export {
+  type SignatureCheck,
+  type SignatureFailure,
+  verifySlackSignature,
+} from './verify/verify-signature.js';

@@ -1,0 +1,90 @@
+import type { EventKind } from '@rt/core';
+import { SlackRequestError } from '../errors.js';
+import type { SlackEventCallback, SlackInnerEvent } from '../parse/payload-types.js';
+import { installationOfEventCallback, tenantOf } from './installation.js';
+import { type NormalizeContext, type Normalized, textOf } from './normalized.js';
+
+function kindOf(type: string): EventKind {
+  switch (type) {
+    case 'message':
+      return 'message';
+    case 'app_mention':
+      return 'mention';
+    case 'reaction_added':
+    case 'reaction_removed':
+      return 'reaction';
+    default:
+      return 'raw';
+  }
+}
+
+/** The bot user of this delivery: the option, else `authorizations[0].user_id` of a bot. */
+function botUserOf(body: SlackEventCallback, ctx: NormalizeContext): string | undefined {
+  if (ctx.botUserId !== undefined) return ctx.botUserId;
+  const auth = body.authorizations?.[0];
+  return auth?.is_bot === true ? textOf(auth.user_id) : undefined;
+}
+
+/**
+ * True when the inner event was produced by this app's own bot: written by the bot user, or
+ * carrying a `bot_id` that is ours (the option) or an `app_id` equal to the envelope's
+ * `api_app_id` (covers `bot_message` posts through our token).
+ */
+function isOwnMessage(body: SlackEventCallback, event: SlackInnerEvent, ctx: NormalizeContext) {
+  const botUser = botUserOf(body, ctx);
+  if (botUser !== undefined && event.user === botUser) return true;
+  if (event.bot_id === undefined) return false;
+  if (ctx.botId !== undefined && event.bot_id === ctx.botId) return true;
+  return textOf(event.app_id) !== undefined && event.app_id === body.api_app_id;
+}
+
+/**
+ * Normalises an `event_callback`: `message` → `message`, `app_mention` → `mention`,
+ * `reaction_added`/`reaction_removed` → `reaction` (text = the emoji name), anything else → `raw`
+ * with `type`. Id: `event_id`; tenant per SPEC 9.1; thread: `thread_ts ?? ts` (reactions: the
+ * reacted-to message). The bot's own messages and ignored subtypes are acknowledged undispatched.
+ * Throws `SlackRequestError` when no tenant can be derived.
+ */
+export function normalizeEventCallback(
+  body: SlackEventCallback,
+  ctx: NormalizeContext,
+): Normalized {
+  const inner = body.event;
+  if (inner.type === 'message' && inner.subtype !== undefined) {
+    if (ctx.ignoredMessageSubtypes.has(inner.subtype)) {
+      return { type: 'ignore', reason: `message subtype ${inner.subtype}` };
+    }
+  }
+  if (isOwnMessage(body, inner, ctx)) return { type: 'ignore', reason: 'own bot message' };
+  const tenant = tenantOf(installationOfEventCallback(body));
+  if (tenant === undefined)
+    throw new SlackRequestError('event_callback names no team or enterprise');
+  const kind = kindOf(inner.type);
+  const isReaction = kind === 'reaction';
+  const channel = isReaction ? textOf(inner.item?.channel) : textOf(inner.channel);
+  const thread = isReaction
+    ? textOf(inner.item?.ts)
+    : (textOf(inner.thread_ts) ?? textOf(inner.ts));
+  return {
+    type: 'event',
+    event: {
+      adapter: ctx.adapter,
+      tenant,
+      id: body.event_id,
+      kind,
+      shape: 'event_callback',
+      type: inner.type,
+      channel,
+      thread,
+      user: textOf(inner.user),
+      text: isReaction
+        ? textOf(inner.reaction)
+        : typeof inner.text === 'string'
+          ? inner.text
+          : undefined,
+      retry: ctx.retry,
+      receivedAt: ctx.receivedAt,
+      payload: body,
+    },
+  };
+}

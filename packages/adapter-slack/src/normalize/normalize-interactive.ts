@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { EventKind } from '@rt/core';
+import { SlackRequestError } from '../errors.js';
+import type { SlackInteractive } from '../parse/payload-types.js';
+import { BUSY_OPTION_VALUE, blockHoldingBusyOption } from '../respond/busy-surfaces.js';
+import type { SlackShape } from '../shapes.js';
+import { installationOfInteractive, tenantOf } from './installation.js';
+import { type NormalizeContext, type Normalized, textOf } from './normalized.js';
+
+const KINDS: Readonly<Record<string, EventKind>> = {
+  block_actions: 'action',
+  message_action: 'shortcut',
+  shortcut: 'shortcut',
+  view_submission: 'view_submission',
+  view_closed: 'view_closed',
+  block_suggestion: 'suggestion',
+};
+
+/**
+ * A stable id for a direct invocation. `trigger_id` is unique per user gesture; views without one
+ * use `view.id` + `view.hash`. `block_suggestion` carries neither a trigger nor a per-keystroke id
+ * and is never redelivered, while typing the same query twice is two real requests: each receipt
+ * gets its own id so the dedupe mark can never swallow a keystroke.
+ */
+function idOf(payload: SlackInteractive): string | undefined {
+  if (payload.type === 'block_suggestion') {
+    const where = textOf(payload.view?.id) ?? textOf(payload.container?.message_ts) ?? 'message';
+    return `suggestion:${where}:${textOf(payload.action_id) ?? ''}:${randomUUID()}`;
+  }
+  const trigger = textOf(payload.trigger_id);
+  if (trigger !== undefined) return trigger;
+  const viewId = textOf(payload.view?.id);
+  if (viewId !== undefined) return `view:${viewId}:${textOf(payload.view?.hash) ?? ''}`;
+  return undefined;
+}
+
+function choseBusyOption(payload: SlackInteractive): boolean {
+  return (payload.actions ?? []).some(
+    (action) =>
+      action.selected_option?.value === BUSY_OPTION_VALUE ||
+      (Array.isArray(action.selected_options) &&
+        action.selected_options.some(
+          (option: { value?: unknown }) => option?.value === BUSY_OPTION_VALUE,
+        )),
+  );
+}
+
+/**
+ * Normalises an interactive payload: `block_actions` → `action` (first action's id),
+ * `message_action` and `shortcut` → `shortcut`, `view_submission`, `view_closed`,
+ * `block_suggestion` → `suggestion` (text = the typed query). Channel and thread come from the
+ * originating message when there is one. Choices of the busy placeholder option are never
+ * dispatched. Throws `SlackRequestError` for a payload without a tenant or an id.
+ */
+export function normalizeInteractive(payload: SlackInteractive, ctx: NormalizeContext): Normalized {
+  const kind = KINDS[payload.type];
+  if (kind === undefined) {
+    throw new SlackRequestError(`unknown interactive payload type ${JSON.stringify(payload.type)}`);
+  }
+  const shape = payload.type as SlackShape;
+  if (shape === 'block_actions' && choseBusyOption(payload)) {
+    return { type: 'ignore', reason: 'busy placeholder option chosen' };
+  }
+  if (shape === 'view_submission') {
+    const blockId = blockHoldingBusyOption(payload.view);
+    if (blockId !== undefined) return { type: 'busy-option', blockId };
+  }
+  const tenant = tenantOf(installationOfInteractive(payload));
+  if (tenant === undefined) throw new SlackRequestError(`${shape} names no team or enterprise`);
+  const id = idOf(payload);
+  if (id === undefined) throw new SlackRequestError(`${shape} has no trigger_id or view id`);
+  const firstAction = payload.actions?.[0];
+  const messageTs = textOf(payload.message?.ts) ?? textOf(payload.container?.message_ts);
+  const threadTs = textOf(payload.message?.thread_ts) ?? textOf(payload.container?.thread_ts);
+  return {
+    type: 'event',
+    event: {
+      adapter: ctx.adapter,
+      tenant,
+      id,
+      kind,
+      shape,
+      type: shape,
+      channel: textOf(payload.channel?.id) ?? textOf(payload.container?.channel_id),
+      thread: threadTs ?? messageTs,
+      user: textOf(payload.user?.id),
+      text:
+        shape === 'block_suggestion'
+          ? (payload.value ?? '')
+          : shape === 'block_actions'
+            ? textOf(firstAction?.value)
+            : undefined,
+      actionId: textOf(firstAction?.action_id) ?? textOf(payload.action_id),
+      callbackId: textOf(payload.callback_id) ?? textOf(payload.view?.callback_id),
+      retry: ctx.retry,
+      receivedAt: ctx.receivedAt,
+      payload,
+    },
+  };
+}

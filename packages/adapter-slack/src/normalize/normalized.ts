@@ -1,0 +1,28 @@
+import type { DeliveryRetry, RtEvent } from '@rt/core';
+
+/** What normalising a verified payload produced. */
+export type Normalized =
+  /** Dispatch this event. */
+  | { readonly type: 'event'; readonly event: RtEvent }
+  /** Acknowledge 200 without dispatch (the bot's own message, an edit notice, ...). */
+  | { readonly type: 'ignore'; readonly reason: string }
+  /**
+   * A view was submitted with the busy placeholder option chosen: answer with an error on that
+   * block instead of dispatching.
+   */
+  | { readonly type: 'busy-option'; readonly blockId: string };
+
+/** Per-delivery facts every normaliser needs. */
+export interface NormalizeContext {
+  readonly adapter: string;
+  readonly receivedAt: number;
+  readonly retry: DeliveryRetry | undefined;
+  readonly botUserId: string | undefined;
+  readonly botId: string | undefined;
+  readonly ignoredMessageSubtypes: ReadonlySet<string>;
+}
+
+/** A non-empty string, else `undefined`. */
+export function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}

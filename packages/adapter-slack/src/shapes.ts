@@ -1,0 +1,27 @@
+/**
+ * The Slack payload shapes the adapter tells apart. Each becomes `RtEvent.shape` and selects a row
+ * of the shape-aware response table (SPEC 9.1).
+ */
+export const SLACK_SHAPES = [
+  'event_callback',
+  'slash_command',
+  'block_actions',
+  'message_action',
+  'shortcut',
+  'view_submission',
+  'view_closed',
+  'block_suggestion',
+] as const;
+
+/** A dispatchable Slack payload shape. */
+export type SlackShape = (typeof SLACK_SHAPES)[number];
+
+/** True when `value` names a dispatchable Slack shape. */
+export function isSlackShape(value: unknown): value is SlackShape {
+  return typeof value === 'string' && (SLACK_SHAPES as readonly string[]).includes(value);
+}
+
+/** Shapes Slack redelivers when the answer is not a timely 2xx (only the Events API). */
+export function isRedelivered(shape: SlackShape): boolean {
+  return shape === 'event_callback';
+}

@@ -1,0 +1,189 @@
+import type {
+  Adapter,
+  DispatchMode,
+  HistoryMessage,
+  HistoryReader,
+  LockScope,
+  OutboundMessage,
+  PostedMessage,
+  RtEvent,
+  RuntimeHandle,
+} from '@rt/core';
+import type { WebClient } from '@slack/web-api';
+import { createRequestHandler } from './http/handle-request.js';
+import type { SlackInstallation } from './normalize/installation.js';
+import {
+  type ResolvedSlackOptions,
+  resolveSlackOptions,
+  type SlackAdapterOptions,
+} from './options.js';
+import type { SlackMessageRef } from './outbound/event-refs.js';
+import {
+  type RespondOptions,
+  type SlackMessage,
+  SlackOutbound,
+  type SlackViewDefinition,
+} from './outbound/slack-outbound.js';
+import { FollowUpRunner } from './respond/follow-up.js';
+import type { SlackShape } from './shapes.js';
+
+/**
+ * Slack over HTTP: Events API, slash commands and interactivity behind one web-standard
+ * `handler`, with shape-aware answers when the runtime refuses a delivery, outbound calls for
+ * handlers and a History Reader. Create it with `createSlackAdapter`.
+ */
+export class SlackAdapter implements Adapter, HistoryReader {
+  readonly name: string;
+  /** Slack conversations serialise per thread by default. */
+  readonly defaultLockScope: LockScope = 'thread';
+  /**
+   * The web-standard request handler: mount it at the Request URL of the Events API, slash
+   * commands and interactivity (one URL serves all three). Node: `toNodeListener(adapter.handler)`.
+   * Answers 503 until the adapter is attached to a runtime. Never rejects.
+   */
+  readonly handler: (request: Request) => Promise<Response>;
+  readonly #options: ResolvedSlackOptions;
+  readonly #outbound: SlackOutbound;
+  readonly #followUps: FollowUpRunner;
+  #runtime: RuntimeHandle | undefined;
+
+  constructor(options: SlackAdapterOptions) {
+    this.#options = resolveSlackOptions(options);
+    this.name = this.#options.name;
+    this.#outbound = new SlackOutbound(this.#options);
+    this.#followUps = new FollowUpRunner(this.#options, (event, followUp, error) => {
+      this.#runtime?.observe({
+        type: 'adapter_notice',
+        at: this.#options.clock(),
+        adapter: this.name,
+        name: 'busy_signal_failed',
+        detail: { shape: event.shape, eventId: event.id, via: followUp.kind },
+        error,
+      });
+    });
+    const handle = createRequestHandler({
+      options: this.#options,
+      runtime: () => this.#runtime,
+      followUps: this.#followUps,
+    });
+    this.handler = async (request) => {
+      try {
+        return await handle(request);
+      } catch (error) {
+        this.#runtime?.observe({
+          type: 'adapter_notice',
+          at: this.#options.clock(),
+          adapter: this.name,
+          name: 'request_failed',
+          error,
+        });
+        return new Response(null, { status: 500 });
+      }
+    };
+  }
+
+  /** Registers the runtime. A second call with another runtime throws (one runtime per adapter). */
+  attach(runtime: RuntimeHandle): void {
+    if (this.#runtime !== undefined && this.#runtime !== runtime) {
+      throw new TypeError(`slack adapter "${this.name}" is already attached to a runtime`);
+    }
+    this.#runtime = runtime;
+  }
+
+  /** `view_submission` and `block_suggestion` are sync by default (their ack carries the answer). */
+  dispatchModeFor(event: RtEvent): DispatchMode | undefined {
+    return this.#options.dispatchModes[event.shape as SlackShape];
+  }
+
+  /**
+   * Waits for the busy-signal follow-ups still in flight (each bounded by
+   * `busySignalTimeoutMs`). Called by `runtime.shutdown()`; idempotent. The HTTP server itself is
+   * the caller's to close.
+   */
+  async stop(): Promise<void> {
+    await this.#followUps.drain();
+  }
+
+  /** Resolves once every busy-signal follow-up started so far has settled. */
+  drainFollowUps(): Promise<void> {
+    return this.#followUps.drain();
+  }
+
+  /** Posts `message` in the event's thread (`chat.postMessage` with `thread_ts`). */
+  reply(event: RtEvent, message: OutboundMessage | string): Promise<PostedMessage> {
+    return this.#outbound.reply(event, message);
+  }
+
+  /** Posts in a channel (default: the event's), in a thread when `threadTs` is given. */
+  post(
+    event: RtEvent,
+    message: SlackMessage,
+    options?: { channel?: string; threadTs?: string },
+  ): Promise<PostedMessage> {
+    return this.#outbound.post(event, message, options);
+  }
+
+  /** Edits a message (`chat.update`). */
+  update(event: RtEvent, target: SlackMessageRef, message: SlackMessage): Promise<void> {
+    return this.#outbound.update(event, target, message);
+  }
+
+  /** Adds a reaction to `target`, by default the message the event is about. */
+  react(event: RtEvent, name: string, target?: SlackMessageRef): Promise<void> {
+    return this.#outbound.react(event, name, target);
+  }
+
+  /** Posts a message only one user sees (default: the event's user, in the event's channel). */
+  postEphemeral(
+    event: RtEvent,
+    message: SlackMessage,
+    options?: { channel?: string; user?: string },
+  ): Promise<void> {
+    return this.#outbound.postEphemeral(event, message, options);
+  }
+
+  /** Replies through the interaction's `response_url` (ephemeral by default). */
+  respond(event: RtEvent, message: SlackMessage, options?: RespondOptions): Promise<void> {
+    return this.#outbound.respond(event, message, options);
+  }
+
+  /** Opens a modal with the event's `trigger_id`; resolves the new view's id. */
+  openView(event: RtEvent, view: SlackViewDefinition): Promise<string | undefined> {
+    return this.#outbound.openView(event, view);
+  }
+
+  /** Pushes a modal with the event's `trigger_id`; resolves the new view's id. */
+  pushView(event: RtEvent, view: SlackViewDefinition): Promise<string | undefined> {
+    return this.#outbound.pushView(event, view);
+  }
+
+  /** Replaces a view (default: the event's own view). */
+  updateView(
+    event: RtEvent,
+    view: SlackViewDefinition,
+    options?: { viewId?: string; hash?: string },
+  ): Promise<void> {
+    return this.#outbound.updateView(event, view, options);
+  }
+
+  /** The `WebClient` of an event's (or an installation's) token, for any other Web API method. */
+  client(target: RtEvent | SlackInstallation): Promise<WebClient> {
+    return this.#outbound.client(target);
+  }
+
+  /** The event's thread via `conversations.replies`, oldest first. */
+  readHistory(
+    event: RtEvent,
+    options?: { limit?: number; signal?: AbortSignal },
+  ): Promise<HistoryMessage[]> {
+    return this.#outbound.readHistory(event, options);
+  }
+}
+
+/**
+ * Creates a Slack HTTP adapter. Validates options at once: an empty signing secret, a missing
+ * token source or a non-positive limit throws `TypeError`/`RangeError` naming the option.
+ */
+export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
+  return new SlackAdapter(options);
+}

@@ -1,0 +1,63 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Why a request's signature was refused. Never sent to the client (the answer is a bare 401). */
+export type SignatureFailure =
+  | 'missing-headers'
+  | 'bad-timestamp'
+  | 'stale-timestamp'
+  | 'unknown-version'
+  | 'malformed-signature'
+  | 'mismatch';
+
+/** The verdict of `verifySlackSignature`. */
+export type SignatureCheck =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reason: SignatureFailure };
+
+/** What `verifySlackSignature` needs from a request. */
+export interface SignatureInput {
+  /** Accepted secrets (several during a rotation). Must be non-empty strings. */
+  readonly secrets: readonly string[];
+  /** `x-slack-request-timestamp`: epoch seconds. */
+  readonly timestamp: string | null;
+  /** `x-slack-signature`: `v0=<hex HMAC-SHA256>`. */
+  readonly signature: string | null;
+  /** The body exactly as received. */
+  readonly rawBody: string;
+  /** Now, epoch milliseconds. */
+  readonly nowMs: number;
+  /** Largest distance between the timestamp and now, either way. */
+  readonly toleranceMs: number;
+}
+
+const SIGNATURE = /^v0=([0-9a-f]{64})$/;
+
+/**
+ * Checks Slack's request signature: `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{raw body}` under
+ * any of `secrets`, with a timestamp within `toleranceMs` of now in either direction. Only version
+ * `v0` exists; anything else is refused. Digests are compared in constant time, against every
+ * secret (no early exit revealing which one matched).
+ */
+export function verifySlackSignature(input: SignatureInput): SignatureCheck {
+  const { timestamp, signature } = input;
+  if (!timestamp || !signature) return { ok: false, reason: 'missing-headers' };
+  if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'bad-timestamp' };
+  if (Math.abs(input.nowMs - Number(timestamp) * 1000) > input.toleranceMs) {
+    return { ok: false, reason: 'stale-timestamp' };
+  }
+  const separator = signature.indexOf('=');
+  if (separator < 0 || signature.slice(0, separator) !== 'v0') {
+    return { ok: false, reason: 'unknown-version' };
+  }
+  const match = SIGNATURE.exec(signature);
+  if (!match) return { ok: false, reason: 'malformed-signature' };
+  const given = Buffer.from(match[1]!, 'hex');
+  const base = `v0:${timestamp}:${input.rawBody}`;
+  let matched = false;
+  for (const secret of input.secrets) {
+    if (secret.length === 0) continue;
+    const expected = createHmac('sha256', secret).update(base, 'utf8').digest();
+    if (timingSafeEqual(expected, given)) matched = true;
+  }
+  return matched ? { ok: true } : { ok: false, reason: 'mismatch' };
+}
