@@ -1,6 +1,6 @@
 import { PreemptedError } from '../errors.js';
 import type { Observation } from '../observe/observation.js';
-import type { Lease, State } from '../state/state.js';
+import { hasLockWakeups, type Lease, type State } from '../state/state.js';
 
 /**
  * A Thread Lock held by this runtime. While held it renews every third of the TTL. `signal`
@@ -20,11 +20,16 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
-/** Acquires Thread Locks through the State and keeps them alive while work runs. */
+/**
+ * Acquires Thread Locks through the State and keeps them alive while work runs. Waiters for a key
+ * are woken at once when this runtime releases it, and through the State's optional
+ * `LockWakeups` capability when another instance does.
+ */
 export class LockManager {
   readonly #state: State;
   readonly #ttlMs: number;
   readonly #observe: (observation: Observation) => void;
+  readonly #releaseWaiters = new Map<string, Set<() => void>>();
 
   constructor(state: State, ttlMs: number, observe: (observation: Observation) => void) {
     this.#state = state;
@@ -40,7 +45,63 @@ export class LockManager {
     const requestedAt = Date.now();
     const lease = await this.#state.acquireLock(key, this.#ttlMs);
     if (lease === null) return null;
-    return new RenewedLock(this.#state, lease, this.#ttlMs, requestedAt, this.#observe);
+    return new RenewedLock(this.#state, lease, this.#ttlMs, requestedAt, this.#observe, () =>
+      this.#notifyReleased(key),
+    );
+  }
+
+  /**
+   * Resolves when `key` may have been released (this runtime released it, or the State's wake-up
+   * capability said so) or after `timeoutMs`; rejects with `signal.reason` on abort. A wake-up is
+   * a hint: the caller still has to acquire. Timers and listeners are removed either way.
+   */
+  waitForRelease(key: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const stateWait = new AbortController();
+      let waiters = this.#releaseWaiters.get(key);
+      if (!waiters) {
+        waiters = new Set();
+        this.#releaseWaiters.set(key, waiters);
+      }
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        waiters.delete(wake);
+        if (waiters.size === 0 && this.#releaseWaiters.get(key) === waiters) {
+          this.#releaseWaiters.delete(key);
+        }
+        stateWait.abort();
+      };
+      const wake = () => {
+        done();
+        resolve();
+      };
+      const onAbort = () => {
+        done();
+        reject(signal.reason);
+      };
+      const timer = setTimeout(wake, timeoutMs);
+      timer.unref?.();
+      waiters.add(wake);
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (hasLockWakeups(this.#state)) {
+        this.#state.waitForRelease(key, timeoutMs, stateWait.signal).then(wake, () => {
+          // An aborted or failed wake-up subscription falls back to the timer.
+        });
+      }
+    });
+  }
+
+  /** Keys with someone waiting for their release (for tests proving cleanup). */
+  get waitedKeys(): number {
+    return this.#releaseWaiters.size;
+  }
+
+  #notifyReleased(key: string): void {
+    const waiters = this.#releaseWaiters.get(key);
+    if (!waiters) return;
+    for (const wake of [...waiters]) wake();
   }
 }
 
@@ -55,6 +116,7 @@ class RenewedLock implements HeldLock {
   #renewTimer: ReturnType<typeof setTimeout> | undefined;
   #expiryTimer: ReturnType<typeof setTimeout> | undefined;
   #releasing: Promise<void> | undefined;
+  readonly #onReleased: () => void;
 
   constructor(
     state: State,
@@ -62,7 +124,9 @@ class RenewedLock implements HeldLock {
     ttlMs: number,
     requestedAt: number,
     observe: (observation: Observation) => void,
+    onReleased: () => void,
   ) {
+    this.#onReleased = onReleased;
     this.#state = state;
     this.#lease = lease;
     this.#ttlMs = ttlMs;
@@ -95,6 +159,7 @@ class RenewedLock implements HeldLock {
     if (this.#controller.signal.aborted) return;
     try {
       await this.#state.releaseLock(this.#lease);
+      this.#onReleased();
     } catch (error) {
       this.#observe({
         type: 'state_error',

@@ -50,6 +50,8 @@ class RtRuntime implements Runtime {
   readonly #shutdownController = new AbortController();
   /** Deliveries whose handlers may be running: aborted at the grace deadline. */
   readonly #live = new Set<Delivery>();
+  /** Set synchronously the moment shutdown starts: admission is closed from then on. */
+  #closed = false;
   #graceOver = false;
   #received = 0;
   #accepted = 0;
@@ -83,7 +85,7 @@ class RtRuntime implements Runtime {
     if (this.#adapters.has(adapter.name)) {
       throw new TypeError(`an adapter named "${adapter.name}" is already registered`);
     }
-    if (this.#started || this.#shutdown) {
+    if (this.#started || this.#closed) {
       throw new TypeError('register adapters before start() and shutdown()');
     }
     this.#adapters.set(adapter.name, adapter);
@@ -126,7 +128,7 @@ class RtRuntime implements Runtime {
   }
 
   start(): Promise<void> {
-    if (this.#shutdown) return Promise.reject(new ShutdownError('runtime is shut down'));
+    if (this.#closed) return Promise.reject(new ShutdownError('runtime is shut down'));
     this.#started ??= Promise.all(
       [...this.#adapters.values()].map((adapter) => adapter.start?.()),
     ).then(
@@ -149,7 +151,7 @@ class RtRuntime implements Runtime {
       accepted: this.#accepted,
       outcomes: this.#ledger.counts(),
       observerFailures: this.#observers.failures,
-      shuttingDown: this.#shutdown !== undefined,
+      shuttingDown: this.#closed,
     };
   }
 
@@ -159,7 +161,7 @@ class RtRuntime implements Runtime {
     if (!adapter) throw new InvalidEventError(`no adapter named "${event.adapter}" is registered`);
     this.#received += 1;
     const mode = this.#modeFor(event, adapter);
-    if (this.#shutdown) this.#reject(event, mode, 'shutdown');
+    if (this.#closed) this.#reject(event, mode, 'shutdown');
     const handlers = this.#router.match(event);
     if (handlers.length === 0) {
       this.#record(event, mode, { outcome: 'unrouted' }, event.receivedAt, false);
@@ -206,15 +208,20 @@ class RtRuntime implements Runtime {
   }
 
   shutdown(options: ShutdownOptions = {}): Promise<void> {
-    this.#shutdown ??= this.#runShutdown(options.graceMs ?? this.options.shutdownGraceMs);
+    if (this.#shutdown) return this.#shutdown;
+    const graceMs = options.graceMs ?? this.options.shutdownGraceMs;
+    if (typeof graceMs !== 'number' || !(graceMs >= 0) || !Number.isFinite(graceMs)) {
+      return Promise.reject(
+        new RangeError(`graceMs must be a finite number >= 0, got ${String(graceMs)}`),
+      );
+    }
+    // (1) admission closes before anything else can run.
+    this.#closed = true;
+    this.#shutdown = this.#runShutdown(graceMs);
     return this.#shutdown;
   }
 
   async #runShutdown(graceMs: number): Promise<void> {
-    if (typeof graceMs !== 'number' || !(graceMs >= 0) || !Number.isFinite(graceMs)) {
-      throw new RangeError(`graceMs must be a finite number >= 0, got ${String(graceMs)}`);
-    }
-    // (1) admission is closed: `#shutdown` is set before this body runs.
     this.#emit({ type: 'shutdown_started', at: Date.now() });
     // (3) parked waiters and open batches leave now with outcome `shutdown`.
     this.#shutdownController.abort(new ShutdownError('runtime shutting down'));
@@ -336,7 +343,7 @@ class RtRuntime implements Runtime {
         return adapter ? runtime.#modeFor(event, adapter) : runtime.options.dispatchMode;
       },
       get shuttingDown() {
-        return runtime.#shutdown !== undefined;
+        return runtime.#closed;
       },
     };
   }

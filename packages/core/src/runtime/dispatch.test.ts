@@ -1,0 +1,165 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { InvalidEventError } from '../errors.js';
+import { setup } from '../test-support/setup.js';
+import { TestAdapter, deferred, makeEvent } from '../test-support/test-adapter.js';
+
+describe('dispatch', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('runs the prelude in order: route, admission, then one dedupe mark', async () => {
+    const { runtime, adapter, state, observations } = setup();
+    runtime.onMessage(() => {});
+    const result = await adapter.send({ id: 'E1' });
+    expect(result.status).toBe('accepted');
+    if (result.status === 'accepted') await result.settled;
+    expect(state.calls.filter((c) => c.startsWith('markEvent'))).toEqual([
+      'markEvent event:test:T1:E1',
+    ]);
+    expect(observations.map((o) => o.type)).toEqual(['dispatch_admitted', 'dispatch_finished']);
+  });
+
+  it('reports unrouted deliveries with an outcome and no State call', async () => {
+    const { runtime, adapter, state, ofType } = setup();
+    await expect(adapter.send()).resolves.toEqual({ status: 'unrouted' });
+    expect(state.calls).toEqual([]);
+    expect(ofType('dispatch_finished')[0]?.outcome).toBe('unrouted');
+    expect(runtime.stats().outcomes.unrouted).toBe(1);
+  });
+
+  it('rejects invalid events with InvalidEventError and counts nothing', async () => {
+    const { runtime } = setup();
+    runtime.onMessage(() => {});
+    await expect(runtime.dispatch(makeEvent({ adapter: 'test', tenant: '' }))).rejects.toThrow(
+      InvalidEventError,
+    );
+    await expect(runtime.dispatch(makeEvent({ adapter: 'test', id: '' }))).rejects.toThrow(/id/);
+    await expect(runtime.dispatch(makeEvent({ adapter: 'nobody' }))).rejects.toThrow(
+      /no adapter named "nobody"/,
+    );
+    await expect(runtime.dispatch(null as never)).rejects.toThrow(InvalidEventError);
+    expect(runtime.stats().received).toBe(0);
+  });
+
+  it('runs every matching handler in registration order; one failure does not stop the others', async () => {
+    const { runtime, adapter } = setup({ dispatchMode: 'sync' });
+    const order: string[] = [];
+    const boom = new Error('first failed');
+    runtime.onMessage(() => {
+      order.push('a');
+      throw boom;
+    });
+    runtime.onMessage('hel', () => {
+      order.push('b');
+      return { text: 'from b' };
+    });
+    runtime.onMessage(/^bye/, () => order.push('never'));
+    runtime.onMessage(async () => {
+      order.push('c');
+      return { text: 'from c' };
+    });
+    const result = await adapter.send({ text: 'hello' });
+    expect(order).toEqual(['a', 'b', 'c']);
+    expect(result).toEqual({
+      status: 'completed',
+      outcome: 'failed',
+      error: boom,
+      response: undefined,
+    });
+  });
+
+  it('returns the first defined handler value as the sync response', async () => {
+    const { runtime, adapter } = setup({ dispatchMode: 'sync' });
+    runtime.onMessage(() => undefined);
+    runtime.onMessage(() => ({ response_action: 'clear' }));
+    runtime.onMessage(() => 'ignored');
+    await expect(adapter.send()).resolves.toEqual({
+      status: 'completed',
+      outcome: 'completed',
+      response: { response_action: 'clear' },
+    });
+  });
+
+  it('resolves the dispatch mode: runtime shape override > adapter shape > adapter default > runtime', async () => {
+    const other = new TestAdapter('other');
+    const { runtime, adapter } = setup({
+      adapters: [other],
+      dispatchMode: 'deferred',
+      dispatchModes: { test: { default: 'sync', shapes: { forced: 'deferred' } } },
+    });
+    adapter.shapeModes.set('modal', 'deferred');
+    adapter.shapeModes.set('forced', 'sync');
+    const handle = adapter.runtime!;
+    expect(handle.modeFor(makeEvent({ adapter: 'test', shape: 'plain' }))).toBe('sync');
+    expect(handle.modeFor(makeEvent({ adapter: 'test', shape: 'modal' }))).toBe('deferred');
+    expect(handle.modeFor(makeEvent({ adapter: 'test', shape: 'forced' }))).toBe('deferred');
+    expect(handle.modeFor(makeEvent({ adapter: 'other', shape: 'plain' }))).toBe('deferred');
+    runtime.onMessage(() => 'ok');
+    await expect(adapter.send({ shape: 'plain' })).resolves.toMatchObject({ status: 'completed' });
+    await expect(other.send({ shape: 'plain' })).resolves.toMatchObject({ status: 'accepted' });
+  });
+
+  it('gives the handler a context that replies through its adapter', async () => {
+    const { runtime, adapter } = setup();
+    const seen = deferred<unknown>();
+    runtime.onMention(async (ctx) => {
+      await ctx.reply('pong');
+      await ctx.reply({ text: 'rich', extra: { blocks: [] } });
+      seen.resolve({ mode: ctx.mode, batch: ctx.batch.length, skipped: ctx.skipped.length, lock: ctx.lock });
+    });
+    const result = await adapter.send({ kind: 'mention', thread: 'T-9' });
+    if (result.status === 'accepted') await result.settled;
+    expect(adapter.replies.map((r) => r.message.text)).toEqual(['pong', 'rich']);
+    expect(await seen.promise).toMatchObject({
+      mode: 'deferred',
+      batch: 1,
+      skipped: 0,
+      lock: { key: 'test:T1:T-9', fence: 1 },
+    });
+  });
+
+  it('aborts a sync handler with the adapter deadline signal and reports timed-out', async () => {
+    const { runtime, adapter } = setup({ dispatchMode: 'sync' });
+    runtime.onMessage(
+      (ctx) =>
+        new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))),
+    );
+    const deadline = new AbortController();
+    const pending = adapter.send({}, { signal: deadline.signal });
+    await vi.advanceTimersByTimeAsync(10);
+    deadline.abort(new Error('ack deadline'));
+    await expect(pending).resolves.toMatchObject({ status: 'completed', outcome: 'timed-out' });
+  });
+
+  it('contains observers that throw or reject', async () => {
+    const errors: unknown[] = [];
+    const { runtime, adapter } = setup({
+      observers: [
+        () => {
+          throw new Error('sync observer');
+        },
+        async () => {
+          throw new Error('async observer');
+        },
+      ],
+      onObserverError: (error) => {
+        errors.push(error);
+        throw new Error('even the hook throws');
+      },
+    });
+    runtime.onMessage(() => {});
+    const result = await adapter.send();
+    if (result.status === 'accepted') await result.settled;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runtime.stats().outcomes.completed).toBe(1);
+    expect(runtime.stats().observerFailures).toBe(4);
+    expect(errors).toHaveLength(4);
+  });
+
+  it('refuses duplicate adapter names and adapters added after start', async () => {
+    const { runtime } = setup();
+    expect(() => runtime.use(new TestAdapter('test'))).toThrow(/already registered/);
+    await runtime.start();
+    expect(() => runtime.use(new TestAdapter('late'))).toThrow(/before start/);
+  });
+});

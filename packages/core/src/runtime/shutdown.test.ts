@@ -1,0 +1,123 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ShutdownError } from '../errors.js';
+import { setup } from '../test-support/setup.js';
+import { deferred, flush } from '../test-support/test-adapter.js';
+
+describe('shutdown', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('returns the same promise when called twice', () => {
+    const { runtime } = setup();
+    const first = runtime.shutdown();
+    expect(runtime.shutdown({ graceMs: 1 })).toBe(first);
+  });
+
+  it('lets running handlers finish within the grace period', async () => {
+    const { runtime, adapter } = setup();
+    const hold = deferred();
+    runtime.onMessage(() => hold.promise);
+    const accepted = await adapter.send();
+    let done = false;
+    const stopping = runtime.shutdown({ graceMs: 1000 }).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(done).toBe(false);
+    hold.resolve();
+    await stopping;
+    if (accepted.status === 'accepted') {
+      expect((await accepted.settled).outcome).toBe('completed');
+    }
+  });
+
+  it('aborts running handlers with ShutdownError at the grace deadline and waits for them', async () => {
+    const { runtime, adapter } = setup();
+    let reason: unknown;
+    const cleanup = deferred();
+    runtime.onMessage(async (ctx) => {
+      await new Promise<void>((resolve) =>
+        ctx.signal.addEventListener('abort', () => {
+          reason = ctx.signal.reason;
+          resolve();
+        }),
+      );
+      await cleanup.promise; // cleanup after abort still holds the delivery
+    });
+    const accepted = await adapter.send();
+    let done = false;
+    const stopping = runtime.shutdown({ graceMs: 1000 }).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(reason).toBeInstanceOf(ShutdownError);
+    expect(done).toBe(false);
+    cleanup.resolve();
+    await stopping;
+    if (accepted.status === 'accepted') expect((await accepted.settled).outcome).toBe('shutdown');
+    expect(runtime.stats().detachedInFlight).toBe(0);
+  });
+
+  it('ends waiting deliveries with outcome shutdown at once, releasing their slots', async () => {
+    const { runtime, adapter } = setup({
+      concurrency: { strategy: 'concurrent', maxConcurrent: 1 },
+    });
+    const hold = deferred();
+    runtime.onMessage(() => hold.promise);
+    const running = await adapter.send({ thread: 'x' });
+    const waiting = await adapter.send({ thread: 'x' });
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 2, parked: 1 });
+    void runtime.shutdown({ graceMs: 10_000 });
+    await flush();
+    if (waiting.status === 'accepted') expect((await waiting.settled).outcome).toBe('shutdown');
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 1, parked: 0 });
+    hold.resolve();
+    if (running.status === 'accepted') expect((await running.settled).outcome).toBe('completed');
+  });
+
+  it('stops adapters after admission has closed', async () => {
+    const { runtime, adapter } = setup();
+    runtime.onMessage(() => {});
+    let rejectedDuringStop: unknown;
+    adapter.stop = async () => {
+      rejectedDuringStop = await adapter.send().catch((error: unknown) => error);
+    };
+    await runtime.shutdown();
+    expect(rejectedDuringStop).toMatchObject({ reason: 'shutdown' });
+  });
+
+  it('waits for a delivery whose dedupe mark was in flight when shutdown started', async () => {
+    const { runtime, adapter, state } = setup();
+    const markGate = deferred();
+    const realMark = state.markEvent.bind(state);
+    state.markEvent = async (key, ttl) => {
+      await markGate.promise;
+      return realMark(key, ttl);
+    };
+    let handled = false;
+    runtime.onMessage(() => {
+      handled = true;
+    });
+    const pending = adapter.send();
+    await flush();
+    let done = false;
+    const stopping = runtime.shutdown().then(() => {
+      done = true;
+    });
+    await flush();
+    expect(done).toBe(false);
+    markGate.resolve();
+    const result = await pending;
+    expect(result.status).toBe('accepted');
+    await stopping;
+    expect(handled).toBe(true);
+    expect(runtime.stats().outcomes.completed).toBe(1);
+  });
+
+  it('rejects start() after shutdown and resolves with nothing in flight', async () => {
+    const { runtime } = setup();
+    await runtime.shutdown();
+    await expect(runtime.start()).rejects.toBeInstanceOf(ShutdownError);
+    expect(runtime.stats().shuttingDown).toBe(true);
+  });
+});

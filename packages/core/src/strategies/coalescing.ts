@@ -1,0 +1,182 @@
+import type { Delivery } from '../dispatch/delivery.js';
+import { outcomeForAbort } from '../dispatch/invoke-handlers.js';
+import { eventRef, type RtEvent } from '../event/event.js';
+import { acquireWhenFree } from '../locks/acquire-when-free.js';
+import type { HeldLock } from '../locks/lock-manager.js';
+import type { HandledResult } from '../outcomes/outcome.js';
+import { delay } from '../util/abort.js';
+import type { StrategyHost } from './strategy.js';
+
+/** The delivery currently parked for a scope, with what it superseded. */
+interface Survivor {
+  readonly delivery: Delivery;
+  /** Events it superseded on this instance, oldest first. */
+  readonly skipped: RtEvent[];
+  readonly settle: (result: HandledResult) => void;
+  /** Removes the survivor's abort listeners. */
+  readonly detach: () => void;
+}
+
+/** One scope's parking place. Exists while a survivor waits; deleted when it runs or leaves. */
+interface Entry {
+  survivor: Survivor | undefined;
+  /** Epoch ms before which the survivor must not start (debounce window; 0 for queue). */
+  quietUntil: number;
+  /** Aborts when the entry has no survivor left, ending its wait loop. */
+  readonly controller: AbortController;
+}
+
+/**
+ * The engine behind `queue` and `debounce` (SPEC 5). Per scope at most one delivery waits whose
+ * handler has not started (parked, or taking the lock): a newer delivery supersedes it (most
+ * recent wins by local dispatch order), the superseded one
+ * resolves `superseded` at once, and the survivor inherits its `skipped` events. The survivor
+ * waits out the quiet window (debounce), takes the Thread Lock when it frees (on this instance or
+ * another), and runs with `ctx.skipped`. A parked survivor leaves with `timed-out` at its detach
+ * timeout and with `shutdown` when shutdown starts. Supersession is per instance.
+ */
+export class CoalescingEngine {
+  readonly #host: StrategyHost;
+  readonly #quietMs: number;
+  readonly #entries = new Map<string, Entry>();
+
+  /** `quietMs` 0 is queue; above 0 is debounce's window. */
+  constructor(host: StrategyHost, quietMs: number) {
+    this.#host = host;
+    this.#quietMs = quietMs;
+  }
+
+  /** Parked deliveries now (one per scope at most). */
+  get parked(): number {
+    return this.#entries.size;
+  }
+
+  run(delivery: Delivery): Promise<HandledResult> {
+    return new Promise<HandledResult>((settle) => {
+      const key = delivery.scopeKey;
+      const existing = this.#entries.get(key);
+      if (existing?.survivor) {
+        this.#supersede(key, existing, delivery, settle);
+        return;
+      }
+      const entry: Entry = {
+        survivor: undefined,
+        quietUntil: 0,
+        controller: new AbortController(),
+      };
+      this.#entries.set(key, entry);
+      if (!this.#park(key, entry, delivery, [], settle)) return;
+      void this.#loop(key, entry);
+    });
+  }
+
+  /** Makes `delivery` the survivor of `entry`; false when it left at once (already aborted). */
+  #park(
+    key: string,
+    entry: Entry,
+    delivery: Delivery,
+    skipped: RtEvent[],
+    settle: (result: HandledResult) => void,
+  ): boolean {
+    entry.quietUntil = this.#quietMs > 0 ? Date.now() + this.#quietMs : 0;
+    const signals = [delivery.controller.signal, this.#host.shutdownSignal];
+    const aborted = signals.find((signal) => signal.aborted);
+    if (aborted) {
+      settle({ outcome: outcomeForAbort(aborted.reason), error: aborted.reason });
+      this.#empty(key, entry);
+      return false;
+    }
+    const onAbort = (event: Event) => {
+      const reason: unknown = (event.target as AbortSignal).reason;
+      if (entry.survivor?.delivery !== delivery) return;
+      entry.survivor.detach();
+      entry.survivor = undefined;
+      settle({ outcome: outcomeForAbort(reason), error: reason });
+      this.#empty(key, entry);
+    };
+    for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
+    entry.survivor = {
+      delivery,
+      skipped,
+      settle,
+      detach: () => {
+        for (const signal of signals) signal.removeEventListener('abort', onAbort);
+      },
+    };
+    return true;
+  }
+
+  #supersede(
+    key: string,
+    entry: Entry,
+    delivery: Delivery,
+    settle: (result: HandledResult) => void,
+  ): void {
+    const old = entry.survivor!;
+    old.detach();
+    entry.survivor = undefined;
+    this.#host.observe({
+      type: 'superseded',
+      at: Date.now(),
+      event: eventRef(old.delivery.event),
+      by: eventRef(delivery.event),
+      scope: key,
+    });
+    old.settle({ outcome: 'superseded' });
+    if (!this.#park(key, entry, delivery, [...old.skipped, old.delivery.event], settle)) return;
+  }
+
+  /** Removes an entry whose survivor left, ending its loop. */
+  #empty(key: string, entry: Entry): void {
+    if (entry.survivor) return;
+    if (this.#entries.get(key) === entry) this.#entries.delete(key);
+    entry.controller.abort();
+  }
+
+  async #loop(key: string, entry: Entry): Promise<void> {
+    const signal = entry.controller.signal;
+    let lock: HeldLock | undefined;
+    try {
+      await this.#quiet(entry);
+      lock = await acquireWhenFree(this.#host.locks, key, {
+        initialMs: this.#host.config.lockPollInitialMs,
+        maxMs: this.#host.config.lockPollMaxMs,
+        signal,
+        observe: this.#host.observe,
+      });
+      // A newer delivery that arrived while we waited for the lock gets its own quiet window.
+      await this.#quiet(entry);
+    } catch {
+      // The entry emptied (every delivery left); nothing to run.
+      await lock?.release();
+      return;
+    }
+    const survivor = entry.survivor;
+    if (!survivor) {
+      await lock.release();
+      return;
+    }
+    // From here the survivor runs: no later delivery can supersede it.
+    this.#entries.delete(key);
+    survivor.detach();
+    let result: HandledResult;
+    try {
+      result = await this.#host.invoke(survivor.delivery, {
+        lock,
+        skipped: survivor.skipped,
+      });
+    } finally {
+      await lock.release();
+    }
+    survivor.settle(result);
+  }
+
+  /** Waits until the entry's quiet window (restarted by supersession) has passed. */
+  async #quiet(entry: Entry): Promise<void> {
+    for (;;) {
+      const left = entry.quietUntil - Date.now();
+      if (left <= 0) return;
+      await delay(left, entry.controller.signal);
+    }
+  }
+}

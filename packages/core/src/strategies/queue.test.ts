@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RtEvent } from '../event/event.js';
+import { setup } from '../test-support/setup.js';
+import { deferred, flush } from '../test-support/test-adapter.js';
+
+const settledOutcome = async (r: { status: string; settled?: Promise<{ outcome: string }> }) =>
+  r.settled ? (await r.settled).outcome : r.status;
+
+describe('queue strategy', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('supersedes the middle of three deliveries; the last runs with it in ctx.skipped', async () => {
+    const { runtime, adapter, ofType } = setup({ concurrency: 'queue' });
+    const hold = deferred();
+    const calls: { id: string; skipped: string[] }[] = [];
+    runtime.onMessage(async (ctx) => {
+      calls.push({ id: ctx.event.id, skipped: ctx.skipped.map((e) => e.id) });
+      if (ctx.event.id === 'first') await hold.promise;
+    });
+    const first = await adapter.send({ id: 'first', thread: 't' });
+    await flush();
+    const middle = await adapter.send({ id: 'middle', thread: 't' });
+    await vi.advanceTimersByTimeAsync(200);
+    const last = await adapter.send({ id: 'last', thread: 't' });
+    expect(await settledOutcome(middle)).toBe('superseded');
+    expect(ofType('superseded')).toMatchObject([{ event: { id: 'middle' }, by: { id: 'last' } }]);
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 2, parked: 1 });
+
+    hold.resolve();
+    expect(await settledOutcome(first)).toBe('completed');
+    expect(await settledOutcome(last)).toBe('completed');
+    expect(calls).toEqual([
+      { id: 'first', skipped: [] },
+      { id: 'last', skipped: ['middle'] },
+    ]);
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, parked: 0 });
+  });
+
+  it('hands skipped events on with their payloads, oldest first, through a chain of supersessions', async () => {
+    const { runtime, adapter } = setup({ concurrency: 'queue' });
+    const hold = deferred();
+    let skipped: readonly RtEvent[] = [];
+    runtime.onMessage(async (ctx) => {
+      if (ctx.event.id === 'run') await hold.promise;
+      else skipped = ctx.skipped;
+    });
+    await adapter.send({ id: 'run', thread: 't' });
+    await flush();
+    for (const id of ['a', 'b', 'c', 'd']) await adapter.send({ id, thread: 't', payload: { id } });
+    hold.resolve();
+    await vi.advanceTimersByTimeAsync(0);
+    await flush(30);
+    expect(skipped.map((e) => e.id)).toEqual(['a', 'b', 'c']);
+    expect(skipped.map((e) => e.payload)).toEqual([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
+  });
+
+  it('keeps at most one parked waiter per scope under a flood of 10,000 scopes, within the bound', async () => {
+    const { runtime, adapter } = setup({ concurrency: 'queue', maxDetached: 15_000 });
+    const hold = deferred();
+    runtime.onMessage(() => hold.promise);
+    const results = [];
+    for (let i = 0; i < 10_000; i += 1) results.push(await adapter.send({ thread: `s${i}` }));
+    await flush();
+    for (let i = 0; i < 10_000; i += 1) {
+      for (let j = 0; j < 2; j += 1) {
+        const r = await adapter.send({ thread: `s${i}` }).catch((e: unknown) => e);
+        results.push(r as never);
+      }
+    }
+    const stats = runtime.stats();
+    expect(stats.detachedInFlight).toBeLessThanOrEqual(15_000);
+    expect(stats.parked).toBeLessThanOrEqual(10_000);
+    const rejected = results.filter((r) => (r as { reason?: string }).reason === 'capacity').length;
+    expect(stats.detachedInFlight + rejected + stats.outcomes.superseded).toBe(30_000);
+    hold.resolve();
+    await vi.advanceTimersByTimeAsync(0);
+    await Promise.all(results.map((r) => (r as { settled?: Promise<unknown> }).settled));
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, parked: 0 });
+  });
+
+  it('supersedes a delivery whose handler has not started yet, even while it takes a free lock', async () => {
+    const { runtime, adapter } = setup({ concurrency: 'queue' });
+    const calls: { id: string; skipped: string[] }[] = [];
+    runtime.onMessage((ctx) => {
+      calls.push({ id: ctx.event.id, skipped: ctx.skipped.map((e) => e.id) });
+    });
+    const a = await adapter.send({ id: 'a', thread: 't' });
+    const b = await adapter.send({ id: 'b', thread: 't' }); // same tick: a has not started
+    expect(await settledOutcome(a)).toBe('superseded');
+    expect(await settledOutcome(b)).toBe('completed');
+    expect(calls).toEqual([{ id: 'b', skipped: ['a'] }]);
+  });
+
+  it('ends a parked waiter with timed-out at its detach timeout and releases its slot', async () => {
+    const { runtime, adapter } = setup({ concurrency: 'queue', detachTimeoutMs: 1000 });
+    const hold = deferred();
+    runtime.onMessage(() => hold.promise);
+    await adapter.send({ thread: 't' });
+    await vi.advanceTimersByTimeAsync(500);
+    const waiter = await adapter.send({ thread: 't' });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await settledOutcome(waiter)).toBe('timed-out');
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 1, parked: 0 });
+    hold.resolve();
+  });
+
+  it('ends a parked waiter with shutdown at once when shutdown starts', async () => {
+    const { runtime, adapter } = setup({ concurrency: 'queue' });
+    const hold = deferred();
+    runtime.onMessage(() => hold.promise);
+    const running = await adapter.send({ thread: 't' });
+    await flush();
+    const waiter = await adapter.send({ thread: 't' });
+    const stopping = runtime.shutdown({ graceMs: 60_000 });
+    expect(await settledOutcome(waiter)).toBe('shutdown');
+    hold.resolve();
+    await stopping;
+    expect(await settledOutcome(running)).toBe('completed');
+  });
+
+  it('works under sync dispatch: the superseded call returns superseded', async () => {
+    const { runtime, adapter } = setup({ concurrency: 'queue', dispatchMode: 'sync' });
+    const hold = deferred();
+    runtime.onMessage(async (ctx) => {
+      if (ctx.event.id === 'one') await hold.promise;
+      return ctx.skipped.map((e) => e.id);
+    });
+    const one = adapter.send({ id: 'one', thread: 't' });
+    await flush();
+    const two = adapter.send({ id: 'two', thread: 't' });
+    await flush();
+    const three = adapter.send({ id: 'three', thread: 't' });
+    await expect(two).resolves.toMatchObject({ status: 'completed', outcome: 'superseded' });
+    hold.resolve();
+    await expect(one).resolves.toMatchObject({ outcome: 'completed', response: [] });
+    await vi.advanceTimersByTimeAsync(0);
+    await expect(three).resolves.toMatchObject({ outcome: 'completed', response: ['two'] });
+  });
+});
