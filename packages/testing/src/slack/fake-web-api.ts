@@ -1,0 +1,301 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One call the fake received. */
+export interface FakeSlackApiCall {
+  /** Web API method (`chat.postMessage`), or `response_url` for posts to a handed-out URL. */
+  readonly method: string;
+  /** Decoded arguments: JSON bodies as is; form fields with JSON-looking values parsed. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** Bearer token (or `token` argument); `undefined` when none was sent. */
+  readonly token: string | undefined;
+  /** Request path (for `response_url`s, the handed-out URL's path). */
+  readonly path: string;
+}
+
+/** How a failing method answers. */
+export interface FakeFailure {
+  /** Slack's `error` code in `{ ok: false, error }`. Default `internal_error`. */
+  readonly error?: string;
+  /** HTTP status. Default 200 (Slack reports most failures as 200 + `ok: false`). */
+  readonly status?: number;
+  /** Fail this many calls, then answer normally. Default: every call. */
+  readonly times?: number;
+}
+
+/** A running fake of Slack's Web API and `response_url` endpoints. */
+export interface FakeSlackApi {
+  /** Base URL to use as the adapter's `apiUrl` (ends with `/api/`). */
+  readonly url: string;
+  /** Every call so far, in arrival order. */
+  readonly calls: readonly FakeSlackApiCall[];
+  /** Calls to one method. */
+  callsTo(method: string): FakeSlackApiCall[];
+  /** A fresh `response_url` on this server; posts to it are recorded as method `response_url`. */
+  responseUrl(): string;
+  /** Seeds the messages `conversations.replies` returns for a thread (parent first). */
+  seedReplies(
+    channel: string,
+    threadTs: string,
+    messages: readonly Record<string, unknown>[],
+  ): void;
+  /** Makes `method` (or `response_url`) fail. */
+  fail(method: string, failure?: FakeFailure): void;
+  /** Delays every answer of `method` by `delayMs` (real time). */
+  delay(method: string, delayMs: number): void;
+  /** Never answers `method` (until `close()` drops the connection). */
+  hang(method: string): void;
+  /** Resolves once `method` has received `count` calls in total; rejects after `timeoutMs` (5000). */
+  waitForCalls(method: string, count?: number, timeoutMs?: number): Promise<FakeSlackApiCall[]>;
+  /** Stops the server and drops open connections. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Options of `startFakeSlackApi`. */
+export interface FakeSlackApiOptions {
+  /** Tokens the fake accepts; others get `invalid_auth`. Default: any non-empty token. */
+  readonly tokens?: readonly string[];
+  /** The bot identity `auth.test` reports. */
+  readonly botUserId?: string;
+  readonly botId?: string;
+  readonly teamId?: string;
+}
+
+function parseArgs(raw: string, contentType: string | undefined): Record<string, unknown> {
+  if (raw.length === 0) return {};
+  if (contentType?.startsWith('application/json')) {
+    try {
+      const parsed = JSON.parse(raw) as unknown;
+      return typeof parsed === 'object' && parsed !== null
+        ? (parsed as Record<string, unknown>)
+        : {};
+    } catch {
+      return { _raw: raw };
+    }
+  }
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    const looksJson = value.startsWith('{') || value.startsWith('[');
+    if (looksJson) {
+      try {
+        args[key] = JSON.parse(value);
+        continue;
+      } catch {
+        // keep the string
+      }
+    }
+    args[key] = value;
+  }
+  return args;
+}
+
+function tokenOf(req: IncomingMessage, args: Record<string, unknown>): string | undefined {
+  const header = req.headers.authorization;
+  if (typeof header === 'string' && header.startsWith('Bearer ')) return header.slice(7);
+  return typeof args.token === 'string' ? args.token : undefined;
+}
+
+function readAll(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * Starts a fake Slack on 127.0.0.1, port 0. It records every call (method, decoded args, token)
+ * and answers plausibly: `chat.postMessage` (ok, `channel`, a fresh `ts`; thread replies are added
+ * to the thread), `chat.update`, `chat.postEphemeral`, `reactions.add/remove`,
+ * `views.open/push/update/publish` (a view id and hash), `conversations.replies` (seeded threads,
+ * `limit` and cursor honoured), `auth.test`; unknown methods answer `unknown_method`, missing
+ * tokens `not_authed`. `response_url`s it hands out accept JSON posts.
+ */
+export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Promise<FakeSlackApi> {
+  const calls: FakeSlackApiCall[] = [];
+  const failures = new Map<string, { error: string; status: number; remaining: number }>();
+  const delays = new Map<string, number>();
+  const hanging = new Set<string>();
+  const threads = new Map<string, Record<string, unknown>[]>();
+  const waiters = new Set<() => void>();
+  let seq = 0;
+  let responseUrls = 0;
+  const botUserId = options.botUserId ?? 'U0BOT';
+  const botId = options.botId ?? 'B0BOT';
+
+  const nextTs = () => {
+    seq += 1;
+    return `${1_800_000_000 + seq}.${String(seq).padStart(6, '0')}`;
+  };
+
+  const answer = (method: string, args: Record<string, unknown>): Record<string, unknown> => {
+    switch (method) {
+      case 'chat.postMessage': {
+        const ts = nextTs();
+        const channel = String(args.channel ?? '');
+        const message: Record<string, unknown> = {
+          type: 'message',
+          text: args.text,
+          user: botUserId,
+          bot_id: botId,
+          ts,
+          ...(args.thread_ts !== undefined ? { thread_ts: args.thread_ts } : {}),
+        };
+        if (typeof args.thread_ts === 'string') {
+          threads.get(`${channel}:${args.thread_ts}`)?.push(message);
+        }
+        return { ok: true, channel, ts, message };
+      }
+      case 'chat.update':
+        return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
+      case 'chat.postEphemeral':
+        return { ok: true, message_ts: nextTs() };
+      case 'chat.delete':
+        return { ok: true, channel: args.channel, ts: args.ts };
+      case 'reactions.add':
+      case 'reactions.remove':
+        return { ok: true };
+      case 'views.open':
+      case 'views.push':
+      case 'views.update':
+      case 'views.publish': {
+        seq += 1;
+        const view = typeof args.view === 'object' && args.view !== null ? args.view : {};
+        return {
+          ok: true,
+          view: { ...view, id: args.view_id ?? `VFAKE${seq}`, hash: `${seq}.fakehash` },
+        };
+      }
+      case 'conversations.replies': {
+        const thread = threads.get(`${String(args.channel)}:${String(args.ts)}`);
+        if (thread === undefined) return { ok: false, error: 'thread_not_found' };
+        const start = Number(args.cursor ?? 0) || 0;
+        const limit = Number(args.limit ?? 1000) || 1000;
+        const page = thread.slice(start, start + limit);
+        const more = start + limit < thread.length;
+        return {
+          ok: true,
+          messages: page,
+          has_more: more,
+          response_metadata: { next_cursor: more ? String(start + limit) : '' },
+        };
+      }
+      case 'auth.test':
+        return {
+          ok: true,
+          url: 'https://example.slack.com/',
+          team_id: options.teamId ?? 'T0TEAM',
+          user_id: botUserId,
+          bot_id: botId,
+        };
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const raw = await readAll(req);
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const isResponseUrl = path.startsWith('/response/');
+    const method = isResponseUrl ? 'response_url' : path.replace(/^\/api\//, '');
+    const args = parseArgs(raw, req.headers['content-type']);
+    const token = isResponseUrl ? undefined : tokenOf(req, args);
+    calls.push({ method, args, token, path });
+    for (const wake of [...waiters]) wake();
+    if (hanging.has(method)) return;
+    const delayMs = delays.get(method);
+    if (delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const send = (status: number, body: Record<string, unknown>) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(body));
+    };
+    const failure = failures.get(method);
+    if (failure !== undefined && failure.remaining > 0) {
+      failure.remaining -= 1;
+      send(failure.status, { ok: false, error: failure.error });
+      return;
+    }
+    if (isResponseUrl) {
+      send(200, { ok: true });
+      return;
+    }
+    if (token === undefined || token.length === 0) {
+      send(200, { ok: false, error: 'not_authed' });
+      return;
+    }
+    if (options.tokens !== undefined && !options.tokens.includes(token)) {
+      send(200, { ok: false, error: 'invalid_auth' });
+      return;
+    }
+    send(200, answer(method, args));
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let closing: Promise<void> | undefined;
+
+  return {
+    url: `${origin}/api/`,
+    calls,
+    callsTo: (method) => calls.filter((call) => call.method === method),
+    responseUrl: () => {
+      responseUrls += 1;
+      return `${origin}/response/${responseUrls}`;
+    },
+    seedReplies: (channel, threadTs, messages) => {
+      threads.set(
+        `${channel}:${threadTs}`,
+        messages.map((message) => ({ ...message })),
+      );
+    },
+    fail: (method, failure = {}) => {
+      failures.set(method, {
+        error: failure.error ?? 'internal_error',
+        status: failure.status ?? 200,
+        remaining: failure.times ?? Number.POSITIVE_INFINITY,
+      });
+    },
+    delay: (method, delayMs) => {
+      delays.set(method, delayMs);
+    },
+    hang: (method) => {
+      hanging.add(method);
+    },
+    waitForCalls: (method, count = 1, timeoutMs = 5000) =>
+      new Promise((resolve, reject) => {
+        const matching = () => calls.filter((call) => call.method === method);
+        if (matching().length >= count) {
+          resolve(matching());
+          return;
+        }
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`fake Slack: ${method} got ${matching().length} of ${count} calls`));
+        }, timeoutMs);
+        const check = () => {
+          if (matching().length < count) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(matching());
+        };
+        waiters.add(check);
+      }),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+export {
+  type AppMentionOptions,
+  buildAppMentionEvent,
+  buildAppRateLimited,
+  buildEventCallback,
+  buildMessageEvent,
+  buildReactionEvent,
+  buildUrlVerification,
+  type EventEnvelopeOptions,
+  type MessageEventOptions,
+  type ReactionEventOptions,
+  SLACK_TEST_IDS,
+} from './event-payloads.js';
+export {
+  type FakeFailure,
+  type FakeSlackApi,
+  type FakeSlackApiCall,
+  type FakeSlackApiOptions,
+  startFakeSlackApi,
+} from './fake-web-api.js';
+export {
+  type BlockActionsOptions,
+  type BlockSuggestionOptions,
+  buildBlockActions,
+  buildBlockSuggestion,
+  buildMessageAction,
+  buildShortcut,
+  buildSlashCommand,
+  buildSslCheck,
+  buildViewClosed,
+  buildViewSubmission,
+  type InvocationOptions,
+  inputBlock,
+  type MessageActionOptions,
+  type SlashCommandOptions,
+  sectionBlock,
+  type ViewOptions,
+  type ViewSubmissionOptions,
+} from './interactive-payloads.js';
+export { formPayload, interactivePayload, jsonPayload, type SlackTestPayload } from './payload.js';
+export {
+  type SignedSlackRequestInput,
+  type SignSlackRequestInput,
+  type SlackSignatureHeaders,
+  signedSlackRequest,
+  signSlackRequest,
+} from './sign.js';
