@@ -1,0 +1,12 @@
+export type { RedisClient } from './connection.js';
+export { StateClosedError } from './errors.js';
+export type { KeyLayout } from './key-layout.js';
+export { keyLayout } from './key-layout.js';
+export {
+  DEFAULT_REDIS_STATE_OPTIONS,
+  type RedisStateClientOptions,
+  type RedisStateCommonOptions,
+  type RedisStateOptions,
+  type RedisStateUrlOptions,
+} from './options.js';
+export { createRedisState, type RedisState } from './redis-state.js';

@@ -1,0 +1,181 @@
+/**
+ * `State` on Redis: dedupe marks and fenced Thread Lock leases shared by every instance that uses
+ * the same Redis. Each operation is one atomic command or one Lua script.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Lease, LockWakeups, State } from '@rt/core';
+import { type Connection, openConnection, type RedisClient } from './connection.js';
+import { StateClosedError } from './errors.js';
+import { type KeyLayout, keyLayout } from './key-layout.js';
+import {
+  type RedisStateOptions,
+  type ResolvedRedisStateOptions,
+  resolveRedisStateOptions,
+} from './options.js';
+import { ReleaseSubscriber } from './release-subscriber.js';
+import { ReleaseWaiters } from './release-waiters.js';
+import { acquireScript, releaseScript, renewScript } from './scripts/scripts.js';
+import { assertKey, assertLease, assertTimeoutMs, assertTtlMs } from './validate-arguments.js';
+
+/** A Redis `State` with the `LockWakeups` capability. */
+export interface RedisState extends State, LockWakeups {
+  /** The ioredis client in use (the caller's, or the State's own). */
+  readonly client: RedisClient;
+}
+
+/**
+ * Creates a State on Redis, from `{ url }` (the State owns a fail-fast client and quits it on
+ * close) or `{ client }` (the caller owns it; close leaves it open).
+ *
+ * - `markEvent`: `SET <prefix>{key}:mark 1 NX PX ttl`.
+ * - `acquireLock`: `acquire.lua`, token from `crypto.randomUUID()`, fence strictly increasing per
+ *   key (see `fenceRetentionMs`). `expiresAt` is measured from just before the command was sent, so
+ *   it never overstates the lease.
+ * - `renewLock` / `releaseLock`: `renew.lua` / `release.lua`, both compare the token first; a
+ *   release is announced on `<prefix>lock-released` for `waitForRelease`.
+ *
+ * Failures: an unreachable server, a timeout past `commandTimeoutMs` or a server error reject
+ * with `StateUnavailableError`; nothing is queued to run later while disconnected. The client
+ * reconnects by itself and later operations succeed without recreating the State. After `close()`
+ * (idempotent) every operation rejects with `StateClosedError`. Bad arguments reject with
+ * `TypeError`/`RangeError`; bad options throw them at once.
+ */
+export function createRedisState(options: RedisStateOptions): RedisState {
+  const resolved = resolveRedisStateOptions(options);
+  // Read the scripts now, so a broken build fails at construction rather than on first use.
+  for (const script of [acquireScript, renewScript, releaseScript]) void script.sha;
+  return new RedisStateImpl(resolved, openConnection(resolved));
+}
+
+class RedisStateImpl implements RedisState {
+  readonly #options: ResolvedRedisStateOptions;
+  readonly #connection: Connection;
+  readonly #keys: KeyLayout;
+  readonly #waiters = new ReleaseWaiters();
+  readonly #subscriber: ReleaseSubscriber;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: ResolvedRedisStateOptions, connection: Connection) {
+    this.#options = options;
+    this.#connection = connection;
+    this.#keys = keyLayout(options.prefix);
+    this.#subscriber = new ReleaseSubscriber(
+      connection.client,
+      this.#keys.releaseChannel,
+      this.#waiters,
+    );
+  }
+
+  get client(): RedisClient {
+    return this.#connection.client;
+  }
+
+  async markEvent(key: string, ttlMs: number): Promise<boolean> {
+    assertKey(key);
+    assertTtlMs(ttlMs);
+    const reply = await this.#connection.run('markEvent', (client) =>
+      client.set(this.#keys.markKey(key), '1', 'PX', ttlMs, 'NX'),
+    );
+    return reply === 'OK';
+  }
+
+  async acquireLock(key: string, ttlMs: number): Promise<Lease | null> {
+    assertKey(key);
+    assertTtlMs(ttlMs);
+    const token = randomUUID();
+    const sentAt = Date.now();
+    const fence = await this.#connection.run('acquireLock', (client) =>
+      acquireScript.run(
+        client,
+        [this.#keys.lockKey(key), this.#keys.fenceKey(key)],
+        [token, ttlMs, this.#options.fenceRetentionMs],
+      ),
+    );
+    if (fence === null) return null;
+    return Object.freeze({ key, token, fence: Number(fence), expiresAt: sentAt + ttlMs });
+  }
+
+  async renewLock(lease: Lease, ttlMs: number): Promise<boolean> {
+    assertLease(lease);
+    assertTtlMs(ttlMs);
+    const reply = await this.#connection.run('renewLock', (client) =>
+      renewScript.run(
+        client,
+        [this.#keys.lockKey(lease.key), this.#keys.fenceKey(lease.key)],
+        [lease.token, ttlMs, this.#options.fenceRetentionMs],
+      ),
+    );
+    return reply === 1;
+  }
+
+  async releaseLock(lease: Lease): Promise<boolean> {
+    assertLease(lease);
+    const reply = await this.#connection.run('releaseLock', (client) =>
+      releaseScript.run(
+        client,
+        [this.#keys.lockKey(lease.key)],
+        [lease.token, this.#keys.releaseChannel, lease.key],
+      ),
+    );
+    return reply === 1;
+  }
+
+  /**
+   * Resolves when `key` is released by any instance sharing this Redis (pub/sub), when its current
+   * lease would lapse, at once when it is free, or after `timeoutMs`, whichever is first. A
+   * wake-up is a hint: when Redis cannot be reached it resolves early and the caller's next
+   * `acquireLock` reports the failure. Rejects with `signal.reason` on abort and with
+   * `StateClosedError` when the State closes. The first call opens one subscriber connection.
+   * Its timers and listeners are removed however it ends; aborting cancels only the wait.
+   */
+  async waitForRelease(key: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    if (this.#closing !== undefined) throw new StateClosedError('waitForRelease');
+    assertKey(key);
+    assertTimeoutMs(timeoutMs);
+    if (!(signal instanceof AbortSignal)) throw new TypeError('signal must be an AbortSignal');
+    signal.throwIfAborted();
+    const waiting = this.#waiters.wait(key, timeoutMs, signal);
+    let settled = false;
+    let lapseTimer: NodeJS.Timeout | undefined;
+    void this.#remainingLeaseMs(key).then((remainingMs) => {
+      if (settled) return;
+      if (remainingMs <= 0) {
+        this.#waiters.wake(key);
+      } else if (Number.isFinite(remainingMs)) {
+        lapseTimer = setTimeout(() => this.#waiters.wake(key), remainingMs);
+        lapseTimer.unref();
+      }
+    });
+    try {
+      await waiting;
+    } finally {
+      settled = true;
+      clearTimeout(lapseTimer);
+    }
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    this.#subscriber.close();
+    this.#waiters.rejectAll(new StateClosedError('waitForRelease'));
+    await this.#connection.close();
+  }
+
+  /** Subscribes, then reads the lock's remaining life: 0 when free or unknown, ms otherwise. */
+  async #remainingLeaseMs(key: string): Promise<number> {
+    try {
+      if (!(await this.#subscriber.subscribed())) return 0;
+      const pttl = await this.#connection.run('waitForRelease', (client) =>
+        client.pttl(this.#keys.lockKey(key)),
+      );
+      if (pttl === -1) return Number.POSITIVE_INFINITY;
+      return pttl < 0 ? 0 : pttl;
+    } catch {
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The pub/sub side of `waitForRelease`: one subscriber connection per State, created on the first
+ * wait, listening on the layout's release channel and waking local waiters by key.
+ */
+import type { RedisClient } from './connection.js';
+import type { ReleaseWaiters } from './release-waiters.js';
+
+/** Lazily subscribes to release announcements and wakes `waiters` on each. */
+export class ReleaseSubscriber {
+  readonly #source: RedisClient;
+  readonly #channel: string;
+  readonly #waiters: ReleaseWaiters;
+  #subscriber: RedisClient | undefined;
+  #subscribed: Promise<boolean> | undefined;
+
+  constructor(source: RedisClient, channel: string, waiters: ReleaseWaiters) {
+    this.#source = source;
+    this.#channel = channel;
+    this.#waiters = waiters;
+  }
+
+  /**
+   * Starts the subscription on first call (a duplicate of the source client with an offline queue,
+   * so it subscribes once connected and resubscribes after every reconnect). Resolves `true` once
+   * subscribed, `false` when subscribing failed (the next call tries again).
+   */
+  subscribed(): Promise<boolean> {
+    if (this.#subscribed !== undefined) return this.#subscribed;
+    if (this.#subscriber === undefined) {
+      const subscriber = this.#source.duplicate({
+        connectionName: 'rt-state-wakeups',
+        enableOfflineQueue: true,
+        maxRetriesPerRequest: null,
+        autoResubscribe: true,
+        lazyConnect: false,
+      } as never) as RedisClient;
+      subscriber.on('error', () => undefined);
+      subscriber.on('message', (channel: string, key: string) => {
+        if (channel === this.#channel) this.#waiters.wake(key);
+      });
+      this.#subscriber = subscriber;
+    }
+    const attempt = this.#subscriber.subscribe(this.#channel).then(
+      () => true,
+      () => {
+        if (this.#subscribed === attempt) this.#subscribed = undefined;
+        return false;
+      },
+    );
+    this.#subscribed = attempt;
+    return attempt;
+  }
+
+  /** Disconnects the subscriber connection, if one was made. Idempotent. */
+  close(): void {
+    this.#subscriber?.disconnect();
+    this.#subscriber = undefined;
+    this.#subscribed = undefined;
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * The State's Lua scripts. Their `.lua` files sit beside this module in `src/` and are copied next
+ * to it in `dist/` by the build.
+ */
+import { LuaScript } from './lua-script.js';
+
+/** `acquire.lua`: take the lock and issue its fence. */
+export const acquireScript = new LuaScript(new URL('./acquire.lua', import.meta.url));
+/** `renew.lua`: token-checked extension. */
+export const renewScript = new LuaScript(new URL('./renew.lua', import.meta.url));
+/** `release.lua`: token-checked release with an optional announcement. */
+export const releaseScript = new LuaScript(new URL('./release.lua', import.meta.url));

@@ -1,0 +1,133 @@
+/**
+ * Test helper: a private `redis-server` on a free loopback port, which tests may stop and restart
+ * on the same port. Never part of the build.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const INSTALL_HINT =
+  'Redis is needed for the @rt/state-redis tests: set REDIS_URL to a server, or put redis-server ' +
+  'on PATH (Debian/Ubuntu: `apt-get install -y redis-server`; macOS: `brew install redis`).';
+
+/** A redis-server child process bound to 127.0.0.1. */
+export interface PrivateRedisServer {
+  readonly port: number;
+  readonly url: string;
+  /** Kills the server (SIGKILL by default: like a crash, nothing is flushed). */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts it again on the same port, with an empty dataset. */
+  restart(): Promise<void>;
+  /** Stops it for good and removes its directory. Idempotent. */
+  dispose(): Promise<void>;
+}
+
+/** Where tests find Redis: `REDIS_URL` when set, else a private server (disposed by `release`). */
+export async function provideRedisUrl(): Promise<{ url: string; release(): Promise<void> }> {
+  const fromEnv = process.env.REDIS_URL;
+  if (fromEnv) return { url: fromEnv, release: async () => undefined };
+  const server = await startRedisServer();
+  return { url: server.url, release: () => server.dispose() };
+}
+
+/**
+ * Starts `redis-server` from PATH on a free port (found by binding port 0 first), without
+ * persistence (`--save "" --appendonly no`). Fails with an install hint when it cannot.
+ */
+export async function startRedisServer(): Promise<PrivateRedisServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'rt-redis-'));
+  let child: ChildProcess | undefined = await launch(port, dir);
+  let disposed = false;
+
+  const stop = async (signal: NodeJS.Signals = 'SIGKILL') => {
+    const running = child;
+    child = undefined;
+    if (running === undefined || running.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+    running.kill(signal);
+    await exited;
+  };
+
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    stop,
+    async restart() {
+      await stop();
+      child = await launch(port, dir);
+    },
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port from bind(0)');
+  return address.port;
+}
+
+/** Spawns the server and resolves once it accepts connections. */
+function launch(port: number, dir: string): Promise<ChildProcess> {
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+    '--loglevel',
+    'notice',
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.env.REDIS_SERVER_BIN ?? 'redis-server', args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`redis-server did not start within 10 s on port ${port}:\n${output}`));
+    }, 10_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        child.stderr?.resume();
+        resolve(child);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(error.code === 'ENOENT' ? new Error(INSTALL_HINT, { cause: error }) : error);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`));
+    });
+  });
+}
