@@ -110,7 +110,5 @@ export class PayloadTooLargeError extends RtError {
 
 /** True when `value` is an rt error with the given code (works across duplicated package copies). */
 export function hasErrorCode(value: unknown, code: string): boolean {
-  return (
-    typeof value === 'object' && value !== null && (value as { code?: unknown }).code === code
-  );
+  return typeof value === 'object' && value !== null && (value as { code?: unknown }).code === code;
 }

@@ -9,8 +9,8 @@ export type {
 export { isHistoryReader } from './adapter/adapter.js';
 export type { DispatchOptions, DispatchResult } from './dispatch/dispatch-result.js';
 export {
-  type AdmissionRejectionReason,
   AdmissionRejectedError,
+  type AdmissionRejectionReason,
   DetachTimeoutError,
   hasErrorCode,
   InvalidEventError,
@@ -23,8 +23,8 @@ export {
 } from './errors.js';
 export type { DeliveryRetry, EventKind, EventRef, RtEvent } from './event/event.js';
 export { eventRef } from './event/event.js';
-export { DEFAULT_BODY_LIMIT_BYTES, readBodyWithLimit } from './http/read-body.js';
 export { type FetchHandler, toNodeListener } from './http/node-listener.js';
+export { DEFAULT_BODY_LIMIT_BYTES, readBodyWithLimit } from './http/read-body.js';
 export { type LockScope, scopeKeyOf } from './locks/lock-scope.js';
 export type {
   DispatchMode,
@@ -36,11 +36,12 @@ export {
   ACCEPTED_OUTCOMES,
   type FinishedDelivery,
   type HandledResult,
-  type Outcome,
   OUTCOMES,
+  type Outcome,
 } from './outcomes/outcome.js';
 export type { Handler, HandlerContext, HeldLockInfo } from './routing/handler.js';
 export type { Pattern, Route } from './routing/route.js';
+export { createRuntime } from './runtime/create-runtime.js';
 export {
   type AdapterDispatchModes,
   type ConcurrencyOptions,
@@ -51,6 +52,5 @@ export {
   type RuntimeOptions,
   type StrategyName,
 } from './runtime/options.js';
-export { createRuntime } from './runtime/create-runtime.js';
 export type { Runtime, RuntimeStats, ShutdownOptions } from './runtime/runtime-types.js';
 export { hasLockWakeups, type Lease, type LockWakeups, type State } from './state/state.js';

@@ -1,7 +1,7 @@
-import type { RtEvent } from '../event/event.js';
-import type { DispatchMode, Observation } from '../observe/observation.js';
 import type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
+import type { RtEvent } from '../event/event.js';
 import type { LockScope } from '../locks/lock-scope.js';
+import type { DispatchMode, Observation } from '../observe/observation.js';
 
 /** Something a handler asks an adapter to post. Adapters accept platform extras in `extra`. */
 export interface OutboundMessage {

@@ -30,7 +30,8 @@ export function validateEvent(event: RtEvent): void {
   nonEmpty(event, 'tenant');
   nonEmpty(event, 'id');
   nonEmpty(event, 'shape');
-  if (!KINDS.has(event.kind)) throw new InvalidEventError(`unknown event.kind "${String(event.kind)}"`);
+  if (!KINDS.has(event.kind))
+    throw new InvalidEventError(`unknown event.kind "${String(event.kind)}"`);
   if (typeof event.receivedAt !== 'number' || !Number.isFinite(event.receivedAt)) {
     throw new InvalidEventError('event.receivedAt must be a finite number of epoch milliseconds');
   }

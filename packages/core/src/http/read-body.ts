@@ -13,7 +13,8 @@ export async function readBodyWithLimit(
   limitBytes: number = DEFAULT_BODY_LIMIT_BYTES,
 ): Promise<string> {
   const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limitBytes) throw new PayloadTooLargeError(limitBytes);
+  if (Number.isFinite(declared) && declared > limitBytes)
+    throw new PayloadTooLargeError(limitBytes);
   if (request.body === null) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

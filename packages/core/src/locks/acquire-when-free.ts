@@ -32,7 +32,13 @@ export async function acquireWhenFree(
     try {
       lock = await locks.tryAcquire(key);
     } catch (error) {
-      options.observe({ type: 'state_error', at: Date.now(), operation: 'acquireLock', key, error });
+      options.observe({
+        type: 'state_error',
+        at: Date.now(),
+        operation: 'acquireLock',
+        key,
+        error,
+      });
     }
     if (lock) {
       if (options.signal.aborted) {

@@ -1,5 +1,4 @@
-import type { Adapter } from '../adapter/adapter.js';
-import type { OutboundMessage, PostedMessage } from '../adapter/adapter.js';
+import type { Adapter, OutboundMessage, PostedMessage } from '../adapter/adapter.js';
 import type { RtEvent } from '../event/event.js';
 import type { DispatchMode } from '../observe/observation.js';
 

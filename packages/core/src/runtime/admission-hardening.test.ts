@@ -61,7 +61,11 @@ describe('admission bound hardening', () => {
     const syncOne = adapter.send({ shape: 'modal' });
     await expect(deferredOne).rejects.toMatchObject({ reason: 'shutdown' });
     await expect(syncOne).rejects.toBeInstanceOf(AdmissionRejectedError);
-    await expect(syncOne).rejects.toMatchObject({ reason: 'shutdown', adapter: 'test', tenant: 'T1' });
+    await expect(syncOne).rejects.toMatchObject({
+      reason: 'shutdown',
+      adapter: 'test',
+      tenant: 'T1',
+    });
     expect(ofType('admission_rejected').map((o) => [o.reason, o.mode])).toEqual([
       ['shutdown', 'deferred'],
       ['shutdown', 'sync'],
@@ -110,7 +114,9 @@ describe('admission bound hardening', () => {
     const retried = makeEvent({ adapter: 'test' });
     await expect(runtime.dispatch(retried)).rejects.toMatchObject({ reason: 'capacity' });
     expect(state.marks.has(`event:test:T1:${retried.id}`)).toBe(false);
-    expect(state.calls.some((c) => c.startsWith('markEvent') && c.endsWith(retried.id))).toBe(false);
+    expect(state.calls.some((c) => c.startsWith('markEvent') && c.endsWith(retried.id))).toBe(
+      false,
+    );
 
     hold.resolve();
     if (first.status === 'accepted') await first.settled;

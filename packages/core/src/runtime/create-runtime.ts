@@ -50,6 +50,8 @@ class RtRuntime implements Runtime {
   readonly #shutdownController = new AbortController();
   /** Deliveries whose handlers may be running: aborted at the grace deadline. */
   readonly #live = new Set<Delivery>();
+  /** Deliveries given up on at shutdown: their outcome is recorded, their late end ignored. */
+  readonly #abandoned = new WeakSet<Delivery>();
   /** Set synchronously the moment shutdown starts: admission is closed from then on. */
   #closed = false;
   #graceOver = false;
@@ -210,25 +212,33 @@ class RtRuntime implements Runtime {
   shutdown(options: ShutdownOptions = {}): Promise<void> {
     if (this.#shutdown) return this.#shutdown;
     const graceMs = options.graceMs ?? this.options.shutdownGraceMs;
-    if (typeof graceMs !== 'number' || !(graceMs >= 0) || !Number.isFinite(graceMs)) {
-      return Promise.reject(
-        new RangeError(`graceMs must be a finite number >= 0, got ${String(graceMs)}`),
-      );
+    const abandonMs = options.abandonAfterMs ?? this.options.shutdownAbandonMs;
+    for (const [name, value] of [
+      ['graceMs', graceMs],
+      ['abandonAfterMs', abandonMs],
+    ] as const) {
+      if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
+        return Promise.reject(
+          new RangeError(`${name} must be a finite number >= 0, got ${String(value)}`),
+        );
+      }
     }
     // (1) admission closes before anything else can run.
     this.#closed = true;
-    this.#shutdown = this.#runShutdown(graceMs);
+    this.#shutdown = this.#runShutdown(graceMs, abandonMs);
     return this.#shutdown;
   }
 
-  async #runShutdown(graceMs: number): Promise<void> {
+  async #runShutdown(graceMs: number, abandonMs: number): Promise<void> {
     this.#emit({ type: 'shutdown_started', at: Date.now() });
     // (3) parked waiters and open batches leave now with outcome `shutdown`.
     this.#shutdownController.abort(new ShutdownError('runtime shutting down'));
     // (4) running handlers get `graceMs`, then their signal aborts.
+    let abandonTimer: ReturnType<typeof setTimeout> | undefined;
     const graceTimer = setTimeout(() => {
       this.#graceOver = true;
       for (const delivery of this.#live) delivery.controller.abort(new ShutdownError());
+      abandonTimer = setTimeout(() => this.#abandonLive(), abandonMs);
     }, graceMs);
     try {
       // (2) inbound connections stop after admission closed; late arrivals were rejected.
@@ -237,8 +247,26 @@ class RtRuntime implements Runtime {
       await this.#ledger.drained();
     } finally {
       clearTimeout(graceTimer);
+      clearTimeout(abandonTimer);
     }
     this.#emit({ type: 'shutdown_finished', at: Date.now() });
+  }
+
+  /** Records `shutdown` for every handler that outlived grace and abandon time. */
+  #abandonLive(): void {
+    for (const delivery of [...this.#live]) {
+      this.#live.delete(delivery);
+      this.#abandoned.add(delivery);
+      delivery.slot?.release();
+      const error = new ShutdownError('handler ignored its abort signal and was abandoned');
+      this.#record(
+        delivery.event,
+        delivery.mode,
+        { outcome: 'shutdown', error },
+        delivery.acceptedAt,
+        true,
+      );
+    }
   }
 
   async #runDeferred(delivery: Delivery): Promise<FinishedDelivery> {
@@ -251,6 +279,9 @@ class RtRuntime implements Runtime {
     const result = await this.#runStrategy(delivery);
     clearTimeout(timer);
     delivery.slot?.release();
+    if (this.#abandoned.has(delivery)) {
+      return { ...result, outcome: 'shutdown', event: eventRef(delivery.event), durationMs: 0 };
+    }
     return this.#record(delivery.event, delivery.mode, result, delivery.acceptedAt, true);
   }
 
@@ -259,6 +290,7 @@ class RtRuntime implements Runtime {
     const detach = signal ? forwardAbort(delivery.controller, [signal]) : () => {};
     try {
       const result = await this.#runStrategy(delivery);
+      if (this.#abandoned.has(delivery)) return { ...result, outcome: 'shutdown' };
       this.#record(delivery.event, delivery.mode, result, delivery.acceptedAt, true);
       return result;
     } finally {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InvalidEventError } from '../errors.js';
 import { setup } from '../test-support/setup.js';
-import { TestAdapter, deferred, makeEvent } from '../test-support/test-adapter.js';
+import { deferred, makeEvent, TestAdapter } from '../test-support/test-adapter.js';
 
 describe('dispatch', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -105,7 +105,12 @@ describe('dispatch', () => {
     runtime.onMention(async (ctx) => {
       await ctx.reply('pong');
       await ctx.reply({ text: 'rich', extra: { blocks: [] } });
-      seen.resolve({ mode: ctx.mode, batch: ctx.batch.length, skipped: ctx.skipped.length, lock: ctx.lock });
+      seen.resolve({
+        mode: ctx.mode,
+        batch: ctx.batch.length,
+        skipped: ctx.skipped.length,
+        lock: ctx.lock,
+      });
     });
     const result = await adapter.send({ kind: 'mention', thread: 'T-9' });
     if (result.status === 'accepted') await result.settled;
@@ -122,7 +127,9 @@ describe('dispatch', () => {
     const { runtime, adapter } = setup({ dispatchMode: 'sync' });
     runtime.onMessage(
       (ctx) =>
-        new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))),
+        new Promise((_, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
+        ),
     );
     const deadline = new AbortController();
     const pending = adapter.send({}, { signal: deadline.signal });

@@ -51,9 +51,9 @@ describe('runtime options', () => {
     expect(() =>
       createRuntime({ state, concurrency: { strategy: 'debounce', debounceMs: -1 } }),
     ).toThrow(/concurrency.debounceMs/);
-    expect(() => createRuntime({ state, concurrency: { strategy: 'burst', maxBatch: 2.5 } })).toThrow(
-      /concurrency.maxBatch/,
-    );
+    expect(() =>
+      createRuntime({ state, concurrency: { strategy: 'burst', maxBatch: 2.5 } }),
+    ).toThrow(/concurrency.maxBatch/);
     expect(() =>
       createRuntime({
         state,
@@ -64,7 +64,9 @@ describe('runtime options', () => {
 
   it('rejects a missing or incomplete state and bad dispatch modes', () => {
     expect(() => createRuntime({} as never)).toThrow(/State contract/);
-    expect(() => createRuntime({ state: { markEvent() {} } as never })).toThrow(/missing acquireLock/);
+    expect(() => createRuntime({ state: { markEvent() {} } as never })).toThrow(
+      /missing acquireLock/,
+    );
     expect(() => createRuntime({ state, dispatchMode: 'later' as 'sync' })).toThrow(/dispatchMode/);
     expect(() =>
       createRuntime({ state, dispatchModes: { slack: { shapes: { x: 'now' as 'sync' } } } }),

@@ -67,6 +67,12 @@ export interface RuntimeOptions {
   readonly concurrency: StrategyName | ConcurrencyOptions;
   /** Default grace for running handlers at `shutdown()`. Default 10 s. */
   readonly shutdownGraceMs: number;
+  /**
+   * After the grace deadline aborted them, how long `shutdown()` still waits for handlers that
+   * ignore their signal. Those still running then are abandoned: their outcome is recorded as
+   * `shutdown`, their slots released, and what they do later is ignored. Default 5 s.
+   */
+  readonly shutdownAbandonMs: number;
   readonly observers: readonly Observer[];
   /** Called (contained) when an observer throws or rejects. */
   readonly onObserverError: ((error: unknown, observation: Observation) => void) | undefined;
@@ -90,6 +96,7 @@ export const DEFAULT_RUNTIME_OPTIONS: Readonly<Omit<RuntimeOptions, 'state'>> = 
   lockScope: undefined,
   concurrency: 'drop',
   shutdownGraceMs: 10_000,
+  shutdownAbandonMs: 5_000,
   observers: Object.freeze([]) as readonly Observer[],
   onObserverError: undefined,
 });

@@ -31,6 +31,8 @@ export interface RuntimeStats {
 export interface ShutdownOptions {
   /** How long running handlers get before their signal aborts with `ShutdownError`. */
   readonly graceMs?: number;
+  /** Overrides `shutdownAbandonMs` for this call. */
+  readonly abandonAfterMs?: number;
 }
 
 /** A chat bot runtime. Create one with `createRuntime`. */
@@ -64,8 +66,10 @@ export interface Runtime {
   start(): Promise<void>;
   /**
    * Closes admission, stops adapters' inbound connections, ends parked work with `shutdown`,
-   * gives running handlers `graceMs`, then aborts them; resolves when every admitted delivery has
-   * its terminal outcome. Calling it again returns the same promise.
+   * gives running handlers `graceMs`, then aborts them; handlers still running `abandonAfterMs`
+   * later are abandoned with outcome `shutdown`. Resolves when every admitted delivery has its
+   * terminal outcome. Does not close the State (the caller owns it). Calling it again returns the
+   * same promise.
    */
   shutdown(options?: ShutdownOptions): Promise<void>;
   stats(): RuntimeStats;

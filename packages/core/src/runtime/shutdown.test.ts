@@ -114,6 +114,33 @@ describe('shutdown', () => {
     expect(runtime.stats().outcomes.completed).toBe(1);
   });
 
+  it('abandons a handler that ignores its signal after abandonAfterMs, recording shutdown once', async () => {
+    const { runtime, adapter, ofType } = setup();
+    const never = deferred();
+    runtime.onMessage(() => never.promise);
+    const accepted = await adapter.send();
+    let done = false;
+    const stopping = runtime.shutdown({ graceMs: 100, abandonAfterMs: 200 }).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(299);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await stopping;
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 0 });
+    expect(runtime.stats().outcomes.shutdown).toBe(1);
+    never.resolve(); // a late end is ignored: no second outcome
+    if (accepted.status === 'accepted') expect((await accepted.settled).outcome).toBe('shutdown');
+    expect(ofType('dispatch_finished')).toHaveLength(1);
+    expect(runtime.stats().outcomes.completed).toBe(0);
+  });
+
+  it('rejects a negative graceMs', async () => {
+    const { runtime } = setup();
+    await expect(runtime.shutdown({ graceMs: -1 })).rejects.toThrow(RangeError);
+    expect(runtime.stats().shuttingDown).toBe(false);
+  });
+
   it('rejects start() after shutdown and resolves with nothing in flight', async () => {
     const { runtime } = setup();
     await runtime.shutdown();

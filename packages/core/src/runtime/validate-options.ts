@@ -68,9 +68,7 @@ function resolveConcurrency(input: CreateRuntimeOptions['concurrency']): Resolve
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(value).filter(([, v]) => v !== undefined),
-  ) as Partial<T>;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /**
@@ -117,6 +115,7 @@ export function resolveRuntimeOptions(input: CreateRuntimeOptions): ResolvedRunt
     dedupeTtlMs: duration('dedupeTtlMs', merged.dedupeTtlMs),
     lockTtlMs: duration('lockTtlMs', merged.lockTtlMs),
     shutdownGraceMs: duration('shutdownGraceMs', merged.shutdownGraceMs),
+    shutdownAbandonMs: duration('shutdownAbandonMs', merged.shutdownAbandonMs),
     concurrency: resolveConcurrency(merged.concurrency),
   });
 }

@@ -58,7 +58,9 @@ describe('burst strategy', () => {
   });
 
   it('ends an open batch with shutdown at once for every member', async () => {
-    const { runtime, adapter } = setup({ concurrency: { strategy: 'burst', burstWindowMs: 10_000 } });
+    const { runtime, adapter } = setup({
+      concurrency: { strategy: 'burst', burstWindowMs: 10_000 },
+    });
     let ran = false;
     runtime.onMessage(() => {
       ran = true;

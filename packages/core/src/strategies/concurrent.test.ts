@@ -24,7 +24,8 @@ describe('concurrent strategy', () => {
       running -= 1;
     });
     const results = [];
-    for (let n = 0; n < 3; n += 1) results.push(await adapter.send({ thread: 's', payload: { n } }));
+    for (let n = 0; n < 3; n += 1)
+      results.push(await adapter.send({ thread: 's', payload: { n } }));
     expect(runtime.stats()).toMatchObject({ detachedInFlight: 3, parked: 2 });
     await expect(adapter.send({ thread: 'other' })).rejects.toMatchObject({ reason: 'capacity' });
     expect(state.locks.size).toBe(0);
@@ -33,7 +34,8 @@ describe('concurrent strategy', () => {
       hold.resolve();
       await flush();
     }
-    for (const r of results) if (r.status === 'accepted') expect((await r.settled).outcome).toBe('completed');
+    for (const r of results)
+      if (r.status === 'accepted') expect((await r.settled).outcome).toBe('completed');
     expect(started).toEqual([0, 1, 2]);
     expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, parked: 0 });
   });

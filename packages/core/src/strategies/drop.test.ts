@@ -34,7 +34,8 @@ describe('drop strategy', () => {
     const b = await adapter.send({ thread: 'b' });
     expect(state.locks.size).toBe(2);
     hold.resolve();
-    for (const r of [a, b]) if (r.status === 'accepted') expect((await r.settled).outcome).toBe('completed');
+    for (const r of [a, b])
+      if (r.status === 'accepted') expect((await r.settled).outcome).toBe('completed');
     expect(state.locks.size).toBe(0);
   });
 

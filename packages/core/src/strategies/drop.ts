@@ -1,6 +1,6 @@
 import type { Delivery } from '../dispatch/delivery.js';
-import { eventRef } from '../event/event.js';
 import type { InvokeExtras } from '../dispatch/invoke-handlers.js';
+import { eventRef } from '../event/event.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
 import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';

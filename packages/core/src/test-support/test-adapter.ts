@@ -1,9 +1,4 @@
-import type {
-  Adapter,
-  OutboundMessage,
-  PostedMessage,
-  RuntimeHandle,
-} from '../adapter/adapter.js';
+import type { Adapter, OutboundMessage, PostedMessage, RuntimeHandle } from '../adapter/adapter.js';
 import type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
 import type { RtEvent } from '../event/event.js';
 import type { DispatchMode } from '../observe/observation.js';

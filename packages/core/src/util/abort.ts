@@ -49,7 +49,10 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
  * Resolves with the abort reason when `signal` aborts. `cleanup()` removes the listener when the
  * caller stops waiting for it.
  */
-export function abortReason(signal: AbortSignal): { promise: Promise<unknown>; cleanup: () => void } {
+export function abortReason(signal: AbortSignal): {
+  promise: Promise<unknown>;
+  cleanup: () => void;
+} {
   if (signal.aborted) return { promise: Promise.resolve(signal.reason), cleanup: () => {} };
   let onAbort: () => void = () => {};
   const promise = new Promise<unknown>((resolve) => {

@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PreemptedError } from '../errors.js';
+import { setup } from '../test-support/setup.js';
+import { deferred } from '../test-support/test-adapter.js';
+
+describe('lease renewal and lease-loss cancellation', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('renews every third of lockTtlMs while the handler runs, and releases afterwards', async () => {
+    const { runtime, adapter, state } = setup({ lockTtlMs: 3000 });
+    const hold = deferred();
+    runtime.onMessage(() => hold.promise);
+    const result = await adapter.send({ thread: 't' });
+    await vi.advanceTimersByTimeAsync(10_000);
+    const renewals = state.calls.filter((c) => c.startsWith('renewLock')).length;
+    expect(renewals).toBe(10);
+    hold.resolve();
+    if (result.status === 'accepted') expect((await result.settled).outcome).toBe('completed');
+    expect(state.locks.size).toBe(0);
+    const before = state.calls.length;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(state.calls.length).toBe(before); // renewal stopped
+  });
+
+  it('aborts the handler with PreemptedError when a renewal returns false, and never releases the successor', async () => {
+    const { runtime, adapter, state, ofType } = setup({ lockTtlMs: 3000 });
+    let reason: unknown;
+    const cleanup = deferred();
+    runtime.onMessage(async (ctx) => {
+      await new Promise<void>((resolve) =>
+        ctx.signal.addEventListener('abort', () => {
+          reason = ctx.signal.reason;
+          resolve();
+        }),
+      );
+      await cleanup.promise;
+    });
+    const result = await adapter.send({ thread: 't' });
+    // Another holder takes over the key (our lease was lost at the State).
+    const successor = { token: 'successor', fence: 99, expiresAt: Date.now() + 60_000 };
+    state.locks.set('test:T1:t', successor);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(reason).toBeInstanceOf(PreemptedError);
+    expect(ofType('lease_lost')).toMatchObject([{ lockKey: 'test:T1:t' }]);
+    cleanup.resolve();
+    if (result.status === 'accepted') expect((await result.settled).outcome).toBe('preempted');
+    expect(state.locks.get('test:T1:t')).toBe(successor);
+    expect(state.calls.filter((c) => c.startsWith('releaseLock'))).toEqual([]);
+  });
+
+  it('declares the lease lost when renewals keep failing until it expires', async () => {
+    const { runtime, adapter, state, ofType } = setup({ lockTtlMs: 3000 });
+    let reason: unknown;
+    runtime.onMessage(
+      (ctx) =>
+        new Promise<void>((resolve) =>
+          ctx.signal.addEventListener('abort', () => {
+            reason = ctx.signal.reason;
+            resolve();
+          }),
+        ),
+    );
+    state.faults.renewLock = () => new Error('timeout');
+    const result = await adapter.send({ thread: 't' });
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(reason).toBeUndefined();
+    expect(ofType('state_error').map((o) => o.operation)).toEqual(['renewLock', 'renewLock']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(reason).toMatchObject({ code: 'RT_PREEMPTED' });
+    if (result.status === 'accepted') expect((await result.settled).outcome).toBe('preempted');
+  });
+
+  it('exposes a fence that increases for each new holder of the key', async () => {
+    const { runtime, adapter } = setup();
+    const fences: number[] = [];
+    runtime.onMessage((ctx) => void fences.push(ctx.lock!.fence));
+    for (let i = 0; i < 3; i += 1) {
+      const r = await adapter.send({ thread: 't' });
+      if (r.status === 'accepted') await r.settled;
+    }
+    expect(fences).toHaveLength(3);
+    expect(fences[0]!).toBeLessThan(fences[1]!);
+    expect(fences[1]!).toBeLessThan(fences[2]!);
+  });
+});
