@@ -1,0 +1,68 @@
+import { createRuntime, isHistoryReader, type State } from '@rt/core';
+import { describe, expect, it } from 'vitest';
+import { createTestAdapter } from './test-adapter.js';
+
+/**
+ * Dedupe marks only, no expiry: enough for these tests. (@rt/state-memory is not used here
+ * because it depends on this package for its conformance suite.)
+ */
+function markOnlyState(): State {
+  const marks = new Set<string>();
+  let fence = 0;
+  return {
+    markEvent: async (key) => !marks.has(key) && Boolean(marks.add(key)),
+    acquireLock: async (key, ttlMs) => ({
+      key,
+      token: String(++fence),
+      fence,
+      expiresAt: Date.now() + ttlMs,
+    }),
+    renewLock: async () => true,
+    releaseLock: async () => true,
+    close: async () => {},
+  };
+}
+
+describe('test adapter', () => {
+  const bot = () => {
+    const state = markOnlyState();
+    const adapter = createTestAdapter({ history: { th: [{ id: '1', text: 'earlier', at: 1, fromBot: false }] } });
+    const runtime = createRuntime({ state, adapters: [adapter] });
+    return { adapter, runtime };
+  };
+
+  it('dispatches synthetic events and records what the bot posted', async () => {
+    const { adapter, runtime } = bot();
+    runtime.onMention(async (ctx) => {
+      await ctx.reply(`you said: ${ctx.event.text}`);
+    });
+    runtime.onCommand('echo', (ctx) => ctx.reply({ text: ctx.event.text ?? '', extra: { ephemeral: true } }));
+    await expect(adapter.mention('hi', { thread: 'th' })).resolves.toMatchObject({ status: 'accepted' });
+    await adapter.command('/echo', 'loud');
+    await adapter.settled();
+    expect(adapter.posted.map((p) => [p.text, p.thread])).toEqual([
+      ['you said: hi', 'th'],
+      ['loud', expect.any(String)],
+    ]);
+    expect(adapter.posted[1]?.extra).toEqual({ ephemeral: true });
+  });
+
+  it('reports duplicates and unrouted events like a real adapter', async () => {
+    const { adapter, runtime } = bot();
+    runtime.onMessage('ping', () => {});
+    await expect(adapter.message('ping', { id: 'same' })).resolves.toMatchObject({ status: 'accepted' });
+    await expect(adapter.message('ping', { id: 'same' })).resolves.toEqual({ status: 'duplicate' });
+    await expect(adapter.message('other')).resolves.toEqual({ status: 'unrouted' });
+  });
+
+  it('serves thread history through the HistoryReader capability', async () => {
+    const { adapter } = bot();
+    expect(isHistoryReader(adapter)).toBe(true);
+    const event = { thread: 'th' } as Parameters<typeof adapter.readHistory>[0];
+    await expect(adapter.readHistory(event)).resolves.toMatchObject([{ text: 'earlier' }]);
+  });
+
+  it('refuses to send before it is registered', async () => {
+    await expect(createTestAdapter().send()).rejects.toThrow(/not registered/);
+  });
+});
