@@ -251,7 +251,10 @@ describe.each(CASES)('$name', (shape) => {
 
   it('answers the table row with unavailable wording once shutdown has started', async () => {
     h = await startHarness({ adapter: { busyText: BUSY, unavailableText: UNAVAILABLE } });
-    h.runtime.on(() => true, syncAnswer);
+    h.runtime.on(
+      () => true,
+      (ctx) => syncAnswer(ctx.event),
+    );
     const stopping = h.runtime.shutdown({ graceMs: 0 });
     const response = await h.send(shape.build(h.fake));
     const expected = shape.rejected(UNAVAILABLE);
