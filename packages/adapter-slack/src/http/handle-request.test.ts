@@ -181,6 +181,23 @@ describe('requests that are not dispatched', () => {
     expect(response.headers.get('x-slack-no-retry')).toBeNull();
   });
 
+  it('answers url_verification and ssl_check before attach (neither is dispatched)', async () => {
+    const adapter = createSlackAdapter({
+      signingSecret: SECRET,
+      botToken: 'x',
+      clock: () => NOW_MS,
+    });
+    const payload = buildUrlVerification('early');
+    const response = await adapter.handler(
+      signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
+    );
+    expect(await response.json()).toEqual({ challenge: 'early' });
+    const probe = await adapter.handler(
+      signedSlackRequest({ secret: undefined, payload: buildSslCheck() }),
+    );
+    expect(probe.status).toBe(200);
+  });
+
   it('acknowledges app_rate_limited with 200 and an adapter_notice', async () => {
     const { adapter, runtime } = adapterWith();
     const response = await adapter.handler(
