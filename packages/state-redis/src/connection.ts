@@ -4,6 +4,7 @@
  */
 import { StateUnavailableError } from '@rt/core';
 import { type Cluster, Redis } from 'ioredis';
+import { endClient } from './end-client.js';
 import { StateClosedError } from './errors.js';
 import type { ResolvedRedisStateOptions } from './options.js';
 
@@ -100,22 +101,7 @@ class GuardedConnection implements Connection {
 
   async #close(): Promise<void> {
     this.#ready?.fail(new StateClosedError('operation'));
-    if (!this.owned) return;
-    const client = this.client;
-    if (client.status === 'ready') {
-      const quitting = client.quit().then(
-        () => undefined,
-        () => undefined,
-      );
-      const timer = setTimeout(() => client.disconnect(), this.#timeoutMs);
-      timer.unref();
-      try {
-        await quitting;
-      } finally {
-        clearTimeout(timer);
-      }
-    }
-    if (client.status !== 'end') client.disconnect();
+    if (this.owned) await endClient(this.client, this.#timeoutMs);
   }
 
   /**

@@ -160,9 +160,11 @@ class RedisStateImpl implements RedisState {
   }
 
   async #close(): Promise<void> {
-    this.#subscriber.close();
     this.#waiters.rejectAll(new StateClosedError('waitForRelease'));
-    await this.#connection.close();
+    await Promise.all([
+      this.#subscriber.close(this.#options.commandTimeoutMs),
+      this.#connection.close(),
+    ]);
   }
 
   /** Subscribes, then reads the lock's remaining life: 0 when free or unknown, ms otherwise. */
@@ -173,7 +175,7 @@ class RedisStateImpl implements RedisState {
         client.pttl(this.#keys.lockKey(key)),
       );
       if (pttl === -1) return Number.POSITIVE_INFINITY;
-      return pttl < 0 ? 0 : pttl;
+      return Math.max(pttl, 0);
     } catch {
       return 0;
     }

@@ -3,6 +3,7 @@
  * wait, listening on the layout's release channel and waking local waiters by key.
  */
 import type { RedisClient } from './connection.js';
+import { endClient } from './end-client.js';
 import type { ReleaseWaiters } from './release-waiters.js';
 
 /** Lazily subscribes to release announcements and wakes `waiters` on each. */
@@ -51,10 +52,11 @@ export class ReleaseSubscriber {
     return attempt;
   }
 
-  /** Disconnects the subscriber connection, if one was made. Idempotent. */
-  close(): void {
-    this.#subscriber?.disconnect();
+  /** Ends the subscriber connection, if one was made, and waits until it is gone. Idempotent. */
+  async close(graceMs: number): Promise<void> {
+    const subscriber = this.#subscriber;
     this.#subscriber = undefined;
     this.#subscribed = undefined;
+    if (subscriber !== undefined) await endClient(subscriber, graceMs);
   }
 }

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisState } from '../redis-state.js';
+import { provideRedisUrl } from '../test-support/redis-server.js';
+import { acquireScript, releaseScript, renewScript } from './scripts.js';
+
+describe('Lua scripts', () => {
+  let redis: Awaited<ReturnType<typeof provideRedisUrl>>;
+  let admin: Redis;
+
+  beforeAll(async () => {
+    redis = await provideRedisUrl();
+    admin = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    admin?.disconnect();
+    await redis?.release();
+  });
+
+  it('have a header naming KEYS, ARGV and the result', () => {
+    for (const script of [acquireScript, renewScript, releaseScript]) {
+      expect(script.source).toMatch(/-- KEYS\[1\]/);
+      expect(script.source).toMatch(/-- ARGV\[1\]/);
+      expect(script.source).toMatch(/-- Returns:/);
+      expect(script.sha).toMatch(/^[0-9a-f]{40}$/);
+    }
+  });
+
+  it('reload through EVAL after SCRIPT FLUSH and are cached under their SHA again', async () => {
+    const state = createRedisState({ url: redis.url });
+    try {
+      const key = `scripts:${randomUUID()}`;
+      const first = await state.acquireLock(key, 60_000);
+      expect(await admin.script('EXISTS', acquireScript.sha)).toEqual([1]);
+      await admin.script('FLUSH');
+      expect(await admin.script('EXISTS', acquireScript.sha, releaseScript.sha)).toEqual([0, 0]);
+      expect(await state.releaseLock(first!)).toBe(true);
+      const second = await state.acquireLock(key, 60_000);
+      expect(second!.fence).toBeGreaterThan(first!.fence);
+      expect(await admin.script('EXISTS', acquireScript.sha, releaseScript.sha)).toEqual([1, 1]);
+    } finally {
+      await state.close();
+    }
+  });
+
+  it('acquire issues a fence at or above the server clock in microseconds', async () => {
+    const state = createRedisState({ url: redis.url });
+    try {
+      const [seconds, micros] = await admin.time();
+      const lease = await state.acquireLock(`scripts:${randomUUID()}`, 60_000);
+      expect(lease!.fence).toBeGreaterThanOrEqual(Number(seconds) * 1_000_000 + Number(micros));
+      expect(Number.isSafeInteger(lease!.fence)).toBe(true);
+    } finally {
+      await state.close();
+    }
+  });
+});
