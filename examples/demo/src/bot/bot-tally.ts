@@ -1,0 +1,87 @@
+import type { Observation, Outcome, Runtime } from '@rt/core';
+
+/** What the bot itself handled: handler completions per id, by kind. */
+export type HandledKind = 'event' | 'command' | 'click';
+
+/**
+ * The bot's own record of the run: which deliveries its handlers finished (per id, so a second
+ * handling would show as a count of 2), and what the runtime reported through its observers.
+ */
+export class BotTally {
+  readonly handled: Record<HandledKind, Map<string, number>> = {
+    event: new Map(),
+    command: new Map(),
+    click: new Map(),
+  };
+  /** `dispatch_admitted` observations, by shape. */
+  readonly admittedByShape = new Map<string, number>();
+  /** `admission_rejected` observations, by shape. */
+  readonly rejectedByShape = new Map<string, number>();
+  /** `dispatch_finished` observations, by `shape/outcome`. */
+  readonly finished = new Map<string, number>();
+  /** `adapter_notice` observations, by name. */
+  readonly notices = new Map<string, number>();
+  /** Admission slots in use, read synchronously at every dedupe mark (right after admission). */
+  peakAtAdmission = 0;
+  /** How many admissions the probe saw. */
+  admissionsProbed = 0;
+  /** Highest `detachedInFlight` read when an admission or rejection was observed. */
+  peakAtObservation = 0;
+  #runtime: Runtime | undefined;
+
+  bind(runtime: Runtime): void {
+    this.#runtime = runtime;
+  }
+
+  /** Count of finished handlers for `kind`. */
+  handledCount(kind: HandledKind): number {
+    return this.handled[kind].size;
+  }
+
+  recordHandled(kind: HandledKind, id: string): void {
+    const map = this.handled[kind];
+    map.set(id, (map.get(id) ?? 0) + 1);
+  }
+
+  /** Called from the State probe at every `markEvent`, i.e. right after a slot was reserved. */
+  probeAdmission(): void {
+    const inFlight = this.#runtime?.stats().detachedInFlight ?? 0;
+    this.admissionsProbed += 1;
+    if (inFlight > this.peakAtAdmission) this.peakAtAdmission = inFlight;
+  }
+
+  finishedCount(shape: string, outcome: Outcome): number {
+    return this.finished.get(`${shape}/${outcome}`) ?? 0;
+  }
+
+  /** The runtime observer. Synchronous and cheap. */
+  readonly observe = (observation: Observation): void => {
+    switch (observation.type) {
+      case 'dispatch_admitted':
+        bump(this.admittedByShape, observation.event.shape);
+        this.#sampleInFlight();
+        break;
+      case 'admission_rejected':
+        bump(this.rejectedByShape, observation.event.shape);
+        this.#sampleInFlight();
+        break;
+      case 'dispatch_finished':
+        bump(this.finished, `${observation.event.shape}/${observation.outcome}`);
+        break;
+      case 'adapter_notice':
+        bump(this.notices, observation.name);
+        break;
+      default:
+        break;
+    }
+  };
+
+  #sampleInFlight(): void {
+    const inFlight = this.#runtime?.stats().detachedInFlight ?? 0;
+    if (inFlight > this.peakAtObservation) this.peakAtObservation = inFlight;
+  }
+}
+
+function bump(map: Map<string, number>, key: string): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}

@@ -1,0 +1,92 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSlackAdapter, type SlackAdapter } from '@rt/adapter-slack';
+import { createRuntime, type Runtime, toNodeListener } from '@rt/core';
+import { createMemoryState, type MemoryState } from '@rt/state-memory';
+import { BotTally } from './bot-tally.js';
+import { registerHandlers } from './handlers.js';
+import { probeState } from './probe-state.js';
+
+/** Options of `startBot`. */
+export interface BotOptions {
+  readonly signingSecret: string;
+  readonly botToken: string;
+  /** The Web API base URL (the simulator's). */
+  readonly apiUrl: string;
+  readonly busyText: string;
+  readonly maxDetached: number;
+  readonly handlerMs: number;
+  readonly seed: number;
+}
+
+/** A running bot: runtime, State, Slack adapter and its HTTP server on 127.0.0.1. */
+export interface DemoBot {
+  /** Where Slack delivers (the adapter's Request URL). */
+  readonly url: string;
+  readonly runtime: Runtime;
+  readonly slack: SlackAdapter;
+  readonly tally: BotTally;
+  /**
+   * Shuts the runtime down (admission closes, running handlers get `graceMs`), waits for busy
+   * signals in flight, closes the HTTP server and the State. Idempotent.
+   */
+  close(graceMs: number): Promise<void>;
+}
+
+/**
+ * Starts the demo bot the way a bot author would deploy it: deferred dispatch ("ack then work")
+ * with a bounded number of detached handlers, a memory State, the Slack adapter's web-standard
+ * handler behind `node:http` through `toNodeListener`, on 127.0.0.1 port 0.
+ *
+ * Strategy `concurrent` without a per-scope limit: every conversation is independent, so the
+ * admission bound alone decides how many handlers run.
+ */
+export async function startBot(options: BotOptions): Promise<DemoBot> {
+  const tally = new BotTally();
+  const state: MemoryState = createMemoryState();
+  const slack = createSlackAdapter({
+    signingSecret: options.signingSecret,
+    botToken: options.botToken,
+    apiUrl: options.apiUrl,
+    busyText: options.busyText,
+    webClientOptions: { retryConfig: { retries: 0 } },
+  });
+  const runtime = createRuntime({
+    state: probeState(state, () => tally.probeAdmission()),
+    adapters: [slack],
+    dispatchMode: 'deferred',
+    maxDetached: options.maxDetached,
+    detachTimeoutMs: Math.max(30_000, options.handlerMs * 10),
+    concurrency: 'concurrent',
+    observers: [tally.observe],
+  });
+  tally.bind(runtime);
+  registerHandlers(runtime, { slack, tally, handlerMs: options.handlerMs, seed: options.seed });
+
+  const server: Server = createServer(toNodeListener(slack.handler));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+
+  return {
+    url: `http://127.0.0.1:${port}/slack/events`,
+    runtime,
+    slack,
+    tally,
+    close: (graceMs) => {
+      closing ??= (async () => {
+        await runtime.shutdown({ graceMs });
+        await slack.drainFollowUps();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await state.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { DemoBot } from './bot/create-bot.js';
+import type { SimulatorCounters, SimulatorLedger } from './simulator/ledger.js';
+import type { SlackSimulator } from './simulator/slack-simulator.js';
+import type { SimulatedWebApi, WebApiCounters } from './simulator/web-api.js';
+
+/** Where the run is. */
+export type Phase = 'starting' | 'flooding' | 'retry tail' | 'draining' | 'done';
+
+/** One measured view of the run. Every number is read from the simulator, the bot or the process. */
+export interface Snapshot {
+  readonly elapsedMs: number;
+  readonly phase: Phase;
+  readonly sim: Readonly<SimulatorCounters>;
+  readonly web: Readonly<WebApiCounters>;
+  /** Retries scheduled and not yet sent. */
+  readonly retriesWaiting: number;
+  readonly handled: { readonly event: number; readonly command: number; readonly click: number };
+  /** Busy texts users saw: in slash command acknowledgements, and via `response_url` for clicks. */
+  readonly busyShown: { readonly commands: number; readonly clicks: number };
+  readonly inFlight: number;
+  readonly maxDetached: number;
+  /** Highest `detachedInFlight` from the 4 Hz samples so far. */
+  readonly peakSampled: number;
+  readonly samples: number;
+  readonly rssBytes: number;
+  readonly heapUsedBytes: number;
+  readonly peakRssBytes: number;
+  readonly peakHeapUsedBytes: number;
+}
+
+/** Samples the run: the view's frames and the summary's peaks come from here. */
+export class Metrics {
+  phase: Phase = 'starting';
+  readonly #started = performance.now();
+  readonly #bot: DemoBot;
+  readonly #ledger: SimulatorLedger;
+  readonly #webApi: SimulatedWebApi;
+  readonly #simulator: SlackSimulator;
+  readonly #busyText: string;
+  #peakSampled = 0;
+  #samples = 0;
+  #peakRss = 0;
+  #peakHeap = 0;
+
+  constructor(
+    bot: DemoBot,
+    ledger: SimulatorLedger,
+    webApi: SimulatedWebApi,
+    simulator: SlackSimulator,
+    busyText: string,
+  ) {
+    this.#bot = bot;
+    this.#ledger = ledger;
+    this.#webApi = webApi;
+    this.#simulator = simulator;
+    this.#busyText = busyText;
+  }
+
+  /** Takes a sample (runtime stats, memory, new Web API calls) and returns the snapshot. */
+  sample(): Snapshot {
+    this.#webApi.poll();
+    const stats = this.#bot.runtime.stats();
+    const memory = process.memoryUsage();
+    this.#samples += 1;
+    this.#peakSampled = Math.max(this.#peakSampled, stats.detachedInFlight);
+    this.#peakRss = Math.max(this.#peakRss, memory.rss);
+    this.#peakHeap = Math.max(this.#peakHeap, memory.heapUsed);
+    let busyCommands = 0;
+    for (const record of this.#ledger.invocations.values()) {
+      if (record.kind === 'command' && record.ackText === this.#busyText) busyCommands += 1;
+    }
+    const tally = this.#bot.tally;
+    return {
+      elapsedMs: performance.now() - this.#started,
+      phase: this.phase,
+      sim: { ...this.#ledger.counters, redelivered: [...this.#ledger.counters.redelivered] },
+      web: { ...this.#webApi.counters },
+      retriesWaiting: this.#simulator.scheduler.scheduled,
+      handled: {
+        event: tally.handledCount('event'),
+        command: tally.handledCount('command'),
+        click: tally.handledCount('click'),
+      },
+      busyShown: { commands: busyCommands, clicks: this.#webApi.counters.busyPosts },
+      inFlight: stats.detachedInFlight,
+      maxDetached: this.#bot.runtime.options.maxDetached,
+      peakSampled: this.#peakSampled,
+      samples: this.#samples,
+      rssBytes: memory.rss,
+      heapUsedBytes: memory.heapUsed,
+      peakRssBytes: this.#peakRss,
+      peakHeapUsedBytes: this.#peakHeap,
+    };
+  }
+}

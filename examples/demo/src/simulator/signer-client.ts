@@ -1,0 +1,69 @@
+import { type SlackTestPayload, signSlackRequest } from '@rt/testing/slack';
+
+/** Slack waits this long for an acknowledgement, then counts the delivery as failed. */
+export const SLACK_ACK_TIMEOUT_MS = 3000;
+
+/** How one delivery attempt ended, as Slack would see it. */
+export type DeliveryResult =
+  | {
+      readonly kind: 'response';
+      readonly status: number;
+      readonly body: string;
+      readonly contentType: string | null;
+      /** The response carried `x-slack-no-retry: 1` (Slack would drop the event). */
+      readonly noRetry: boolean;
+      readonly latencyMs: number;
+    }
+  | { readonly kind: 'timeout'; readonly latencyMs: number }
+  | { readonly kind: 'connection_failed'; readonly latencyMs: number; readonly error: unknown };
+
+/** Extra headers of a redelivery. */
+export interface RetryHeaders {
+  readonly 'x-slack-retry-num': string;
+  readonly 'x-slack-retry-reason': string;
+}
+
+/**
+ * Delivers payloads the way Slack does: a POST with the payload's content type, signed afresh for
+ * every attempt (v0 HMAC-SHA256 over `v0:{timestamp}:{body}`), abandoned after
+ * `SLACK_ACK_TIMEOUT_MS` with an `AbortSignal` timeout. Never throws.
+ */
+export class SignerClient {
+  readonly #url: string;
+  readonly #secret: string;
+
+  constructor(url: string, secret: string) {
+    this.#url = url;
+    this.#secret = secret;
+  }
+
+  async deliver(payload: SlackTestPayload, retry?: RetryHeaders): Promise<DeliveryResult> {
+    const started = performance.now();
+    const latency = () => Math.round(performance.now() - started);
+    const signal = AbortSignal.timeout(SLACK_ACK_TIMEOUT_MS);
+    try {
+      const response = await fetch(this.#url, {
+        method: 'POST',
+        headers: {
+          'content-type': payload.contentType,
+          ...signSlackRequest({ secret: this.#secret, body: payload.body }),
+          ...retry,
+        },
+        body: payload.body,
+        signal,
+      });
+      const body = await response.text();
+      return {
+        kind: 'response',
+        status: response.status,
+        body,
+        contentType: response.headers.get('content-type'),
+        noRetry: response.headers.get('x-slack-no-retry') === '1',
+        latencyMs: latency(),
+      };
+    } catch (error) {
+      if (signal.aborted) return { kind: 'timeout', latencyMs: latency() };
+      return { kind: 'connection_failed', latencyMs: latency(), error };
+    }
+  }
+}

@@ -1,0 +1,168 @@
+import {
+  buildAppMentionEvent,
+  buildBlockActions,
+  buildSlashCommand,
+  type SlackTestPayload,
+} from '@rt/testing/slack';
+import type { EventRecord, SimulatorLedger } from './ledger.js';
+import { RedeliveryScheduler, type RetryReason } from './redelivery.js';
+import type { DeliveryResult, SignerClient } from './signer-client.js';
+import type { PlannedItem, TrafficPlan } from './traffic-plan.js';
+import type { SimulatedWebApi } from './web-api.js';
+
+/** Channel the demo's conversations happen in. */
+export const DEMO_CHANNEL = 'C0DEMO';
+
+function retryReasonOf(result: DeliveryResult): RetryReason {
+  if (result.kind === 'timeout') return 'http_timeout';
+  if (result.kind === 'connection_failed') return 'connection_failed';
+  return 'http_error';
+}
+
+/** A unique top-level message ts per planned item (each mention starts its own thread). */
+function messageTs(index: number): string {
+  return `${1_800_000_000 + index}.${String(index % 1_000_000).padStart(6, '0')}`;
+}
+
+/**
+ * Behaves like Slack towards the bot: sends the planned deliveries on time, signs each attempt,
+ * gives up on an acknowledgement after 3 s, redelivers failed Events API deliveries on Slack's
+ * schedule with `x-slack-retry-num`/`x-slack-retry-reason`, and never redelivers slash commands
+ * or clicks.
+ */
+export class SlackSimulator {
+  readonly scheduler: RedeliveryScheduler;
+  /** True once every planned first delivery has been sent. */
+  allSent = false;
+  /** Thread (`channel:ts`) of each event, to attribute thread replies. */
+  readonly threadOfEvent = new Map<string, string>();
+  readonly #client: SignerClient;
+  readonly #ledger: SimulatorLedger;
+  readonly #webApi: SimulatedWebApi;
+  #index = 0;
+
+  constructor(
+    client: SignerClient,
+    ledger: SimulatorLedger,
+    webApi: SimulatedWebApi,
+    timeScale: number,
+  ) {
+    this.#client = client;
+    this.#ledger = ledger;
+    this.#webApi = webApi;
+    this.scheduler = new RedeliveryScheduler(timeScale);
+  }
+
+  /**
+   * Sends every first delivery of `plan` at its time, then resolves once every delivery,
+   * redelivery and acknowledgement has finished (Slack has nothing left to send). `signal` stops
+   * the flood and drops scheduled redeliveries.
+   */
+  async run(plan: TrafficPlan, signal: AbortSignal): Promise<void> {
+    const start = performance.now();
+    for (const item of plan.items) {
+      const wait = start + item.atMs - performance.now();
+      if (wait > 0) await sleep(wait, signal);
+      if (signal.aborted) break;
+      this.scheduler.track(this.#send(item));
+    }
+    this.allSent = true;
+    const stop = () => this.scheduler.cancel();
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      await this.scheduler.idle();
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
+  }
+
+  #send(item: PlannedItem): Promise<void> {
+    this.#index += 1;
+    const ts = messageTs(this.#index);
+    switch (item.kind) {
+      case 'event': {
+        const payload = buildAppMentionEvent({
+          eventId: item.id,
+          channel: DEMO_CHANNEL,
+          ts,
+          text: `<@U0BOT> question ${this.#index}: summarise burst ${item.burst + 1}`,
+        });
+        this.threadOfEvent.set(item.id, `${DEMO_CHANNEL}:${ts}`);
+        return this.#attempt(this.#ledger.addEvent(item.id), payload, 0);
+      }
+      case 'command': {
+        const responseUrl = this.#webApi.responseUrl();
+        const payload = buildSlashCommand({
+          command: '/ask',
+          text: `what happened in burst ${item.burst + 1}?`,
+          channelId: DEMO_CHANNEL,
+          triggerId: item.id,
+          responseUrl,
+        });
+        return this.#invoke(item, payload, responseUrl);
+      }
+      case 'click': {
+        const responseUrl = this.#webApi.responseUrl();
+        const payload = buildBlockActions({
+          actionId: 'approve',
+          value: `burst-${item.burst + 1}`,
+          channelId: DEMO_CHANNEL,
+          messageTs: ts,
+          triggerId: item.id,
+          responseUrl,
+        });
+        return this.#invoke(item, payload, responseUrl);
+      }
+    }
+  }
+
+  async #attempt(
+    record: EventRecord,
+    payload: SlackTestPayload,
+    attempt: number,
+    reason?: RetryReason,
+  ): Promise<void> {
+    const result = await this.#client.deliver(
+      payload,
+      attempt === 0
+        ? undefined
+        : { 'x-slack-retry-num': String(attempt), 'x-slack-retry-reason': reason ?? 'http_error' },
+    );
+    if (this.#ledger.recordAttempt(record, attempt, result)) return;
+    if (result.kind === 'response' && result.noRetry) {
+      this.#ledger.markExhausted(record);
+      return;
+    }
+    const next = attempt + 1;
+    const scheduled = this.scheduler.schedule(next, () =>
+      this.#attempt(record, payload, next, retryReasonOf(result)),
+    );
+    if (scheduled) this.#ledger.markAwaitingRetry(record);
+    else this.#ledger.markExhausted(record);
+  }
+
+  async #invoke(item: PlannedItem, payload: SlackTestPayload, responseUrl: string): Promise<void> {
+    const record = this.#ledger.addInvocation(
+      item.id,
+      item.kind === 'command' ? 'command' : 'click',
+      responseUrl,
+    );
+    this.#ledger.recordInvocationAck(record, await this.#client.deliver(payload));
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve();
+      return;
+    }
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

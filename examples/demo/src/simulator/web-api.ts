@@ -1,0 +1,72 @@
+import { type FakeSlackApi, startFakeSlackApi } from '@rt/testing/slack';
+import type { SimulatorLedger } from './ledger.js';
+
+/** What users saw arrive through the Web API and `response_url`s, counted as it arrived. */
+export interface WebApiCounters {
+  /** Every call the fake received (Web API methods and `response_url` posts). */
+  calls: number;
+  /** `chat.postMessage` calls (the bot's thread replies). */
+  messagesPosted: number;
+  /** `response_url` posts carrying the busy text. */
+  busyPosts: number;
+  /** `response_url` posts carrying anything else (a handler's answer). */
+  answerPosts: number;
+}
+
+/**
+ * Slack's side of the bot's outbound traffic: `startFakeSlackApi` from `@rt/testing/slack`
+ * (chat.postMessage, views.*, `response_url`s on 127.0.0.1), plus incremental bookkeeping that
+ * attributes each `response_url` post to its invocation and each thread reply to its thread.
+ */
+export class SimulatedWebApi {
+  readonly counters: WebApiCounters = { calls: 0, messagesPosted: 0, busyPosts: 0, answerPosts: 0 };
+  /** Replies per thread (`channel:thread_ts`): a user must never see two answers to one question. */
+  readonly repliesPerThread = new Map<string, number>();
+  readonly #fake: FakeSlackApi;
+  readonly #ledger: SimulatorLedger;
+  readonly #busyText: string;
+  #cursor = 0;
+
+  private constructor(fake: FakeSlackApi, ledger: SimulatorLedger, busyText: string) {
+    this.#fake = fake;
+    this.#ledger = ledger;
+    this.#busyText = busyText;
+  }
+
+  static async start(ledger: SimulatorLedger, busyText: string): Promise<SimulatedWebApi> {
+    return new SimulatedWebApi(await startFakeSlackApi(), ledger, busyText);
+  }
+
+  /** The adapter's `apiUrl`. */
+  get url(): string {
+    return this.#fake.url;
+  }
+
+  /** A fresh `response_url` for a slash command or a click. */
+  responseUrl(): string {
+    return this.#fake.responseUrl();
+  }
+
+  /** Folds in the calls that arrived since the last poll. Cheap: it only reads new calls. */
+  poll(): void {
+    const calls = this.#fake.calls;
+    for (; this.#cursor < calls.length; this.#cursor += 1) {
+      const call = calls[this.#cursor]!;
+      this.counters.calls += 1;
+      if (call.method === 'chat.postMessage') {
+        this.counters.messagesPosted += 1;
+        const key = `${String(call.args.channel)}:${String(call.args.thread_ts ?? '')}`;
+        this.repliesPerThread.set(key, (this.repliesPerThread.get(key) ?? 0) + 1);
+      } else if (call.method === 'response_url') {
+        const text = typeof call.args.text === 'string' ? call.args.text : '';
+        this.#ledger.recordResponsePost(call.path, text);
+        if (text === this.#busyText) this.counters.busyPosts += 1;
+        else this.counters.answerPosts += 1;
+      }
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#fake.close();
+  }
+}

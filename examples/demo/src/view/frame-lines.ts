@@ -1,0 +1,34 @@
+import type { Snapshot } from '../metrics.js';
+import { bar, mib, num, seconds } from './format.js';
+
+/** The live view's lines for one snapshot. */
+export function frameLines(
+  s: Snapshot,
+  totals: { events: number; commands: number; clicks: number },
+): string[] {
+  const r = s.sim.redelivered;
+  const retries = r[1] + r[2] + r[3];
+  return [
+    `rt demo  ${seconds(s.elapsedMs).padStart(7)}  phase: ${s.phase}`,
+    `Events API  sent ${num(s.sim.eventsSent)}/${totals.events}  acked ${num(s.sim.eventsAcked)}  ` +
+      `rejected 503 ${num(s.sim.rejected503)}  redelivered ${num(retries)} ` +
+      `(#1 ${r[1]}, #2 ${r[2]}, #3 ${r[3]})  waiting ${num(s.retriesWaiting, 3)}  exhausted ${s.sim.exhausted}`,
+    `Handled     mentions ${num(s.handled.event)}/${totals.events}  /ask ${num(s.handled.command, 3)}/${totals.commands}  ` +
+      `clicks ${num(s.handled.click, 3)}/${totals.clicks}  replies posted ${num(s.web.messagesPosted)}`,
+    `Busy shown  /ask ${num(s.busyShown.commands, 3)} (ephemeral ack)  clicks ${num(s.busyShown.clicks, 3)} (via response_url)`,
+    `In flight   ${bar(s.inFlight, s.maxDetached)} ${num(s.inFlight, 3)}/${s.maxDetached}  peak ${s.peakSampled}`,
+    `Memory      rss ${mib(s.rssBytes)} (peak ${mib(s.peakRssBytes)})  heap ${mib(s.heapUsedBytes)} (peak ${mib(s.peakHeapUsedBytes)})`,
+  ];
+}
+
+/** One plain progress line (no TTY). */
+export function progressLine(s: Snapshot, totals: { events: number }): string {
+  const r = s.sim.redelivered;
+  return (
+    `[${seconds(s.elapsedMs).padStart(7)}] ${s.phase.padEnd(10)} sent ${s.sim.eventsSent}/${totals.events} ` +
+    `acked ${s.sim.eventsAcked} 503 ${s.sim.rejected503} redelivered ${r[1] + r[2] + r[3]} ` +
+    `handled ${s.handled.event + s.handled.command + s.handled.click} ` +
+    `busy ${s.busyShown.commands + s.busyShown.clicks} in-flight ${s.inFlight}/${s.maxDetached} ` +
+    `rss ${mib(s.rssBytes)}`
+  );
+}
