@@ -2,6 +2,7 @@
  * The pub/sub side of `waitForRelease`: one subscriber connection per State, created on the first
  * wait, listening on the layout's release channel and waking local waiters by key.
  */
+import { Cluster } from 'ioredis';
 import type { RedisClient } from './connection.js';
 import { endClient } from './end-client.js';
 import type { ReleaseWaiters } from './release-waiters.js';
@@ -28,13 +29,7 @@ export class ReleaseSubscriber {
   subscribed(): Promise<boolean> {
     if (this.#subscribed !== undefined) return this.#subscribed;
     if (this.#subscriber === undefined) {
-      const subscriber = this.#source.duplicate({
-        connectionName: 'rt-state-wakeups',
-        enableOfflineQueue: true,
-        maxRetriesPerRequest: null,
-        autoResubscribe: true,
-        lazyConnect: false,
-      } as never) as RedisClient;
+      const subscriber = duplicateForSubscribing(this.#source);
       subscriber.on('error', () => undefined);
       subscriber.on('message', (channel: string, key: string) => {
         if (channel === this.#channel) this.#waiters.wake(key);
@@ -59,4 +54,30 @@ export class ReleaseSubscriber {
     this.#subscribed = undefined;
     if (subscriber !== undefined) await endClient(subscriber, graceMs);
   }
+}
+
+/**
+ * A new connection like `source` for pub/sub: with an offline queue (it subscribes once connected)
+ * and unlimited retries (it resubscribes after every reconnect). It only ever subscribes, so these
+ * settings never delay a State operation.
+ */
+function duplicateForSubscribing(source: RedisClient): RedisClient {
+  if (source instanceof Cluster) {
+    return source.duplicate(undefined, {
+      enableOfflineQueue: true,
+      redisOptions: {
+        ...source.options.redisOptions,
+        connectionName: 'rt-state-wakeups',
+        maxRetriesPerRequest: null,
+        autoResubscribe: true,
+      },
+    });
+  }
+  return source.duplicate({
+    connectionName: 'rt-state-wakeups',
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: null,
+    autoResubscribe: true,
+    lazyConnect: false,
+  });
 }

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 
 const INSTALL_HINT =
   'Redis is needed for the @rt/state-redis tests: set REDIS_URL to a server, or put redis-server ' +
@@ -32,14 +33,36 @@ export async function provideRedisUrl(): Promise<{ url: string; release(): Promi
   return { url: server.url, release: () => server.dispose() };
 }
 
+/** How to start the private server. */
+export interface StartRedisServerOptions {
+  /**
+   * Run as a one-node Redis Cluster owning all 16384 slots, so cluster rules (no cross-slot
+   * scripts) are enforced. Default false.
+   */
+  cluster?: boolean;
+}
+
 /**
  * Starts `redis-server` from PATH on a free port (found by binding port 0 first), without
  * persistence (`--save "" --appendonly no`). Fails with an install hint when it cannot.
  */
-export async function startRedisServer(): Promise<PrivateRedisServer> {
+export async function startRedisServer(
+  options: StartRedisServerOptions = {},
+): Promise<PrivateRedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'rt-redis-'));
-  let child: ChildProcess | undefined = await launch(port, dir);
+  const extra = options.cluster
+    ? [
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        join(dir, 'nodes.conf'),
+        '--cluster-announce-ip',
+        '127.0.0.1',
+      ]
+    : [];
+  let child: ChildProcess | undefined = await launch(port, dir, extra);
+  if (options.cluster) await claimAllSlots(port);
   let disposed = false;
 
   const stop = async (signal: NodeJS.Signals = 'SIGKILL') => {
@@ -57,7 +80,8 @@ export async function startRedisServer(): Promise<PrivateRedisServer> {
     stop,
     async restart() {
       await stop();
-      child = await launch(port, dir);
+      child = await launch(port, dir, extra);
+      if (options.cluster) await claimAllSlots(port);
     },
     async dispose() {
       if (disposed) return;
@@ -81,7 +105,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Spawns the server and resolves once it accepts connections. */
-function launch(port: number, dir: string): Promise<ChildProcess> {
+function launch(port: number, dir: string, extra: readonly string[]): Promise<ChildProcess> {
   const args = [
     '--port',
     String(port),
@@ -97,6 +121,7 @@ function launch(port: number, dir: string): Promise<ChildProcess> {
     'no',
     '--loglevel',
     'notice',
+    ...extra,
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.env.REDIS_SERVER_BIN ?? 'redis-server', args, {
@@ -130,4 +155,21 @@ function launch(port: number, dir: string): Promise<ChildProcess> {
       reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`));
     });
   });
+}
+
+/** Gives the one cluster node every slot and waits until the cluster reports `ok`. */
+async function claimAllSlots(port: number): Promise<void> {
+  const admin = new Redis({ host: '127.0.0.1', port, lazyConnect: true });
+  try {
+    await admin.connect();
+    await admin.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
+    for (let attempt = 0; attempt < 500; attempt += 1) {
+      const info = String(await admin.call('CLUSTER', 'INFO'));
+      if (info.includes('cluster_state:ok')) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`one-node cluster on port ${port} did not reach cluster_state:ok`);
+  } finally {
+    admin.disconnect();
+  }
 }
