@@ -81,8 +81,8 @@ export class LockManager {
         done();
         reject(signal.reason);
       };
+      // Not unref'd: a waiter is accepted work and keeps the process alive.
       const timer = setTimeout(wake, timeoutMs);
-      timer.unref?.();
       waiters.add(wake);
       signal.addEventListener('abort', onAbort, { once: true });
       if (hasLockWakeups(this.#state)) {

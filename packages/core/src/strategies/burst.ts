@@ -82,8 +82,8 @@ export class BurstStrategy implements ConcurrencyStrategy {
       clearTimeout(batch.timer);
       this.#finish(batch, this.#abortResult(batch));
     });
+    // Not unref'd: an open batch is accepted work and keeps the process alive.
     batch.timer = setTimeout(() => this.#close(key, batch), this.#host.config.burstWindowMs);
-    batch.timer.unref?.();
     this.#open.set(key, batch);
     return batch;
   }

@@ -1,0 +1,29 @@
+/**
+ * Run as its own process by keep-alive.test.ts: accepted work parked in a burst window or waiting
+ * for a lock held elsewhere must keep the process alive until it settles.
+ */
+import { createRuntime } from '../runtime/create-runtime.js';
+import { TestAdapter } from './test-adapter.js';
+import { TestState } from './test-state.js';
+
+const strategy = process.argv[2] === 'queue' ? 'queue' : 'burst';
+const state = new TestState();
+const adapter = new TestAdapter();
+const runtime = createRuntime({
+  state,
+  adapters: [adapter],
+  concurrency: { strategy, burstWindowMs: 100, lockPollInitialMs: 20, lockPollMaxMs: 50 },
+});
+let handled = 0;
+runtime.onMessage(() => {
+  handled += 1;
+});
+if (strategy === 'queue') {
+  // Another instance holds the thread's lock for 200 ms.
+  state.locks.set('test:T1:t', { token: 'elsewhere', fence: 1, expiresAt: Date.now() + 200 });
+}
+const results = [await adapter.send({ thread: 't' }), await adapter.send({ thread: 't' })];
+const outcomes = await Promise.all(
+  results.map((r) => (r.status === 'accepted' ? r.settled.then((f) => f.outcome) : r.status)),
+);
+console.log(`${strategy} handled=${handled} outcomes=${outcomes.join(',')}`);
