@@ -28,7 +28,7 @@ describe('the demo', () => {
         '--time-scale',
         '1200',
         '--duration',
-        '3',
+        '4',
       ],
       { stdout: out },
     );

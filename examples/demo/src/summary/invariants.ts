@@ -51,9 +51,9 @@ function eventsHandledOnceOrOwed(input: InvariantInput): Invariant {
   const unsent = input.config.events - input.ledger.events.size;
   return {
     name: 'every event handled exactly once or still owed a retry',
-    passed: once + owed === input.config.events,
+    passed: once + owed === input.ledger.events.size,
     detail:
-      `${once}/${input.config.events} handled once, ${owed} still owed a retry, ` +
+      `${once}/${input.ledger.events.size} handled once, ${owed} still owed a retry, ` +
       `${exhausted} exhausted (Slack would stop)${neither > 0 ? `, ${neither} otherwise lost` : ''}` +
       `${unsent > 0 ? `, ${unsent} never sent` : ''}`,
   };
@@ -177,7 +177,8 @@ function invocationsAnswered(input: InvariantInput): Invariant {
     else if (busy) c.busy += 1;
     else c.none += 1;
   }
-  const { commands, clicks } = input.config;
+  const commands = input.ledger.counters.commandsSent;
+  const clicks = input.ledger.counters.clicksSent;
   const passed =
     counts.command.none + counts.click.none === 0 &&
     counts.command.answer + counts.command.busy === commands &&

@@ -39,6 +39,12 @@ export function renderSummary(input: SummaryInput): string {
     final.sim.deliveries > 0 ? (100 * failedDeliveries) / final.sim.deliveries : 0;
   const oneMinute = seconds(60_000 / config.timeScale);
   const passed = input.invariants.filter((i) => i.passed).length;
+  const planned = plan.items.length;
+  const sent = final.sim.eventsSent + final.sim.commandsSent + final.sim.clicksSent;
+  const interrupted =
+    sent < planned
+      ? ` (stopped early: ${planned - sent} of ${planned} planned deliveries never sent)`
+      : '';
   const lines = [
     '',
     `Summary  seed ${config.seed}, ${config.events} events, ${config.commands} /ask, ${config.clicks} clicks, ` +
@@ -60,8 +66,8 @@ export function renderSummary(input: SummaryInput): string {
     '',
     ...input.invariants.map((i) => `${i.passed ? 'PASS' : 'FAIL'}  ${i.name}: ${i.detail}`),
     passed === input.invariants.length
-      ? `RESULT: all ${passed} invariants passed`
-      : `RESULT: ${input.invariants.length - passed} of ${input.invariants.length} invariants FAILED`,
+      ? `RESULT: all ${passed} invariants passed${interrupted}`
+      : `RESULT: ${input.invariants.length - passed} of ${input.invariants.length} invariants FAILED${interrupted}`,
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_DEMO_CONFIG } from '../config/flags.js';
+import { RedeliveryScheduler } from './redelivery.js';
+import { planTraffic } from './traffic-plan.js';
+
+describe('RedeliveryScheduler', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("retries at once, after one minute and after five minutes of Slack time, then stops", async () => {
+    const scheduler = new RedeliveryScheduler(60);
+    const sentAt: number[] = [];
+    const start = Date.now();
+    const send = (attempt: number): Promise<void> => {
+      sentAt.push(Date.now() - start);
+      scheduler.schedule(attempt + 1, () => send(attempt + 1));
+      return Promise.resolve();
+    };
+    expect(scheduler.schedule(1, () => send(1))).toBe(true);
+    const idle = scheduler.idle();
+    await vi.advanceTimersByTimeAsync(10_000);
+    await idle;
+    expect(sentAt).toEqual([0, 1000, 6000]);
+    expect(scheduler.schedule(4, () => Promise.resolve())).toBe(false);
+  });
+
+  it('drops scheduled retries on cancel and becomes idle', async () => {
+    const scheduler = new RedeliveryScheduler(1);
+    const send = vi.fn(() => Promise.resolve());
+    scheduler.schedule(2, send);
+    expect(scheduler.scheduled).toBe(1);
+    const idle = scheduler.idle();
+    scheduler.cancel();
+    await idle;
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(send).not.toHaveBeenCalled();
+  });
+});
+
+describe('planTraffic', () => {
+  it('plans every delivery once, in bursts of at most about twice the bound', () => {
+    const plan = planTraffic(DEFAULT_DEMO_CONFIG);
+    const { events, commands, clicks, maxDetached } = DEFAULT_DEMO_CONFIG;
+    expect(plan.items).toHaveLength(events + commands + clicks);
+    expect(new Set(plan.items.map((item) => item.id)).size).toBe(plan.items.length);
+    const perBurst = new Map<number, number>();
+    for (const item of plan.items) perBurst.set(item.burst, (perBurst.get(item.burst) ?? 0) + 1);
+    for (const size of perBurst.values()) {
+      expect(size).toBeGreaterThan(maxDetached);
+      expect(size).toBeLessThanOrEqual(2 * maxDetached);
+    }
+    expect(planTraffic(DEFAULT_DEMO_CONFIG)).toEqual(plan);
+  });
+});
