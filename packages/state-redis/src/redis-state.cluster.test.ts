@@ -29,9 +29,7 @@ afterAll(async () => {
 runStateConformance(
   'redis state on a Redis Cluster client',
   () => createRedisState({ client: cluster }),
-  {
-    lockWakeups: true,
-  },
+  { lockWakeups: true, shortTtlMs: 150 },
 );
 
 describe('redis state on a Redis Cluster client', () => {

@@ -13,4 +13,5 @@ afterAll(async () => {
 
 runStateConformance('redis state (own client)', () => createRedisState({ url: redis.url }), {
   lockWakeups: true,
+  shortTtlMs: 150,
 });

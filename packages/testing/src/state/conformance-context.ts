@@ -9,8 +9,9 @@ import { afterEach } from 'vitest';
 /** How `runStateConformance` exercises an implementation. */
 export interface StateConformanceOptions {
   /**
-   * The short TTL (ms) of the expiry tests. Expiry tests wait about twice this long, so keep it
-   * small; it must comfortably exceed one round trip to the store. Default 60.
+   * The short TTL (ms) of the expiry tests. Each waits about twice this long for an expiry, and a
+   * step that must land before an expiry gets at least two thirds of it, so it must comfortably
+   * exceed a few round trips to the store under load. Default 100.
    */
   shortTtlMs?: number;
   /** How many operations the race tests start at once. Default 50. */
@@ -24,7 +25,7 @@ export interface StateConformanceOptions {
 
 /** The defaults of `StateConformanceOptions`. */
 export const DEFAULT_STATE_CONFORMANCE_OPTIONS: Readonly<Required<StateConformanceOptions>> =
-  Object.freeze({ shortTtlMs: 60, concurrency: 50, lockWakeups: false });
+  Object.freeze({ shortTtlMs: 100, concurrency: 50, lockWakeups: false });
 
 /** What every conformance test group receives. */
 export interface ConformanceContext {

@@ -37,7 +37,7 @@ export function defineDedupeTests(ctx: ConformanceContext): void {
     const key = ctx.key('mark-no-extend');
     const ttl = ctx.options.shortTtlMs;
     expect(await state.markEvent(key, ttl)).toBe(true);
-    await sleep(ttl / 2);
+    await sleep(ttl / 3);
     expect(await state.markEvent(key, ttl * 20)).toBe(false);
     await sleep(ttl * 1.5);
     expect(await state.markEvent(key, ttl)).toBe(true);
