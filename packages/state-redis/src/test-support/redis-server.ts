@@ -13,6 +13,12 @@ const INSTALL_HINT =
   'Redis is needed for the @rt/state-redis tests: set REDIS_URL to a server, or put redis-server ' +
   'on PATH (Debian/Ubuntu: `apt-get install -y redis-server`; macOS: `brew install redis`).';
 
+/** Servers still running, killed when the test process exits however it exits. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** A redis-server child process bound to 127.0.0.1. */
 export interface PrivateRedisServer {
   readonly port: number;
@@ -127,6 +133,8 @@ function launch(port: number, dir: string, extra: readonly string[]): Promise<Ch
     const child = spawn(process.env.REDIS_SERVER_BIN ?? 'redis-server', args, {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
     let output = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
