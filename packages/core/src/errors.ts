@@ -83,8 +83,8 @@ export class DetachTimeoutError extends RtError {
 
 /** An adapter handed `dispatch` an event that breaks the event contract (empty tenant, no id, ...). */
 export class InvalidEventError extends RtError {
-  constructor(message: string) {
-    super('RT_INVALID_EVENT', message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RT_INVALID_EVENT', message, options);
   }
 }
 

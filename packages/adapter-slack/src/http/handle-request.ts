@@ -14,6 +14,7 @@ import type { ResolvedSlackOptions } from '../options.js';
 import { isSslCheck, parseSlackBody, type SlackInbound } from '../parse/parse-body.js';
 import { type Answer, emptyAck, jsonResponse, textResponse } from '../respond/answer.js';
 import type { FollowUpRunner } from '../respond/follow-up.js';
+import { lateRefusalFor } from '../respond/late-refusal.js';
 import { refusalFor } from '../respond/refusal.js';
 import { answerForResult } from '../respond/result-answer.js';
 import { verifySlackSignature } from '../verify/verify-signature.js';
@@ -89,10 +90,28 @@ async function dispatch(
       event,
       sync ? { signal: AbortSignal.timeout(deps.options.syncDeadlineMs) } : undefined,
     );
+    if (result.status === 'accepted' && event.shape !== 'event_callback') {
+      void result.settled.then((finished) => {
+        if (finished.outcome === 'dropped') signalUnrun(deps, event);
+      });
+    }
     return answerForResult(event, result, deps.options);
   } catch (error) {
     return answerForError(deps, event, error);
   }
+}
+
+/**
+ * A deferred direct invocation was acknowledged, then dropped without running (its scope was
+ * busy): tell the user it is busy, after the fact, or make it observable where nothing is visible.
+ */
+function signalUnrun(deps: RequestHandlerDeps, event: RtEvent): void {
+  const followUp = lateRefusalFor(event, deps.options.busyText);
+  if (followUp === undefined) {
+    notice(deps, 'dropped_without_signal', { shape: event.shape, eventId: event.id });
+    return;
+  }
+  deps.followUps.start(event, followUp);
 }
 
 async function readBody(request: Request, limit: number): Promise<string | Response> {

@@ -8,13 +8,14 @@ export type LockScope = 'thread' | 'channel' | ((event: RtEvent) => string);
 
 /**
  * The scope key of `event` under `scope`, namespaced by adapter and tenant so installations never
- * share a lock. Thread scope falls back to the channel, then to the event id (a new conversation);
- * channel scope falls back to the thread, then to the event id. Adapter and tenant are
+ * share a lock. Thread scope uses the event's thread, and an event without one (a slash command, a
+ * global shortcut) is its own conversation: it never serialises behind unrelated traffic in its
+ * channel. Channel scope falls back to the thread, then to the event id. Adapter and tenant are
  * URI-encoded so no two installations' keys can collide.
  */
 export function scopeKeyOf(event: RtEvent, scope: LockScope): string {
   let local: string;
-  if (scope === 'thread') local = event.thread ?? event.channel ?? `event:${event.id}`;
+  if (scope === 'thread') local = event.thread ?? `event:${event.id}`;
   else if (scope === 'channel') local = event.channel ?? event.thread ?? `event:${event.id}`;
   else {
     local = scope(event);

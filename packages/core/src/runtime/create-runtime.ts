@@ -161,6 +161,8 @@ class RtRuntime implements Runtime {
     validateEvent(event);
     const adapter = this.#adapters.get(event.adapter);
     if (!adapter) throw new InvalidEventError(`no adapter named "${event.adapter}" is registered`);
+    // Computed before anything is reserved or marked: a failing scope function refuses the event.
+    const scopeKey = this.#scopeKeyOf(event, adapter);
     this.#received += 1;
     const mode = this.#modeFor(event, adapter);
     if (this.#closed) this.#reject(event, mode, 'shutdown');
@@ -199,7 +201,7 @@ class RtRuntime implements Runtime {
       handlers,
       adapter,
       mode,
-      scopeKey: scopeKeyOf(event, this.options.lockScope ?? adapter.defaultLockScope ?? 'thread'),
+      scopeKey,
       controller: new AbortController(),
       acceptedAt: Date.now(),
       slot,
@@ -349,6 +351,16 @@ class RtRuntime implements Runtime {
     });
     this.#ledger.record(result.outcome, wasOpen);
     return finished;
+  }
+
+  #scopeKeyOf(event: RtEvent, adapter: Adapter): string {
+    try {
+      return scopeKeyOf(event, this.options.lockScope ?? adapter.defaultLockScope ?? 'thread');
+    } catch (error) {
+      throw new InvalidEventError(`lock scope of event ${event.id} failed: ${String(error)}`, {
+        cause: error,
+      });
+    }
   }
 
   #modeFor(event: RtEvent, adapter: Adapter): DispatchMode {

@@ -41,6 +41,20 @@ describe('dispatch', () => {
     expect(runtime.stats().received).toBe(0);
   });
 
+  it('refuses an event whose lock scope function fails, before marking it', async () => {
+    const { runtime, adapter, state } = setup({
+      lockScope: (event) => (event.user === 'bad' ? '' : `user:${event.user}`),
+    });
+    runtime.onMessage(() => {});
+    await expect(adapter.send({ user: 'bad' })).rejects.toMatchObject({
+      code: 'RT_INVALID_EVENT',
+      cause: expect.any(TypeError),
+    });
+    expect(state.calls).toEqual([]);
+    expect(runtime.stats()).toMatchObject({ received: 0, detachedInFlight: 0 });
+    await expect(adapter.send({ user: 'good' })).resolves.toMatchObject({ status: 'accepted' });
+  });
+
   it('runs every matching handler in registration order; one failure does not stop the others', async () => {
     const { runtime, adapter } = setup({ dispatchMode: 'sync' });
     const order: string[] = [];

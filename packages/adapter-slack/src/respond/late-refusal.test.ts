@@ -1,0 +1,81 @@
+import { buildBlockActions, buildSlashCommand, buildViewSubmission } from '@rt/testing/slack';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { deferred, type Harness, startHarness } from '../test-support/harness.js';
+
+describe('a deferred direct invocation dropped after its acknowledgement', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('tells the user it is busy through response_url (block action on a busy message)', async () => {
+    h = await startHarness();
+    const hold = deferred();
+    h.runtime.onAction('approve', () => hold.promise);
+    const onMessage = {
+      from: 'message',
+      actionId: 'approve',
+      messageTs: '1700000000.000200',
+    } as const;
+    const first = buildBlockActions({ ...onMessage, responseUrl: h.fake.responseUrl() });
+    const secondUrl = h.fake.responseUrl();
+    const second = buildBlockActions({ ...onMessage, responseUrl: secondUrl });
+    expect((await h.send(first)).status).toBe(200);
+    const ack = await h.send(second);
+    expect(ack.status).toBe(200);
+    expect(await ack.text()).toBe('');
+    const posts = () => h!.fake.calls.filter((c) => c.method === 'response_url');
+    await vi.waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0]).toMatchObject({
+      path: new URL(secondUrl).pathname,
+      args: { response_type: 'ephemeral', text: expect.stringMatching(/busy/i) },
+    });
+    hold.resolve();
+  });
+
+  it('runs two slash commands in one channel side by side: neither is dropped', async () => {
+    h = await startHarness();
+    const hold = deferred();
+    let running = 0;
+    h.runtime.onCommand('ask', async () => {
+      running += 1;
+      await hold.promise;
+    });
+    await h.send(buildSlashCommand({ command: '/ask', responseUrl: h.fake.responseUrl() }));
+    await h.send(buildSlashCommand({ command: '/ask', responseUrl: h.fake.responseUrl() }));
+    await h.observed(() => running === 2);
+    expect(running).toBe(2);
+    hold.resolve();
+  });
+
+  it('answers a slash command dropped under channel scope with a busy ephemeral', async () => {
+    h = await startHarness({ runtime: { lockScope: 'channel' } });
+    const hold = deferred();
+    h.runtime.onCommand('ask', () => hold.promise);
+    await h.send(buildSlashCommand({ command: '/ask', responseUrl: h.fake.responseUrl() }));
+    const secondUrl = h.fake.responseUrl();
+    await h.send(buildSlashCommand({ command: '/ask', responseUrl: secondUrl }));
+    const posts = () => h!.fake.calls.filter((c) => c.method === 'response_url');
+    await vi.waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0]).toMatchObject({
+      path: new URL(secondUrl).pathname,
+      args: { response_type: 'ephemeral', text: expect.stringMatching(/busy/i) },
+    });
+    hold.resolve();
+  });
+
+  it('makes a dropped deferred view submission observable, since nothing visible is left', async () => {
+    h = await startHarness({
+      runtime: { lockScope: () => 'one-scope' },
+      adapter: { dispatchModes: { view_submission: 'deferred' } },
+    });
+    const hold = deferred();
+    h.runtime.onViewSubmission('form', () => hold.promise);
+    await h.send(buildViewSubmission({ view: { callbackId: 'form' } }));
+    await h.send(buildViewSubmission({ view: { callbackId: 'form' } }));
+    await h.observed((o) => o.type === 'adapter_notice' && o.name === 'dropped_without_signal');
+    expect(h.fake.calls).toEqual([]);
+    hold.resolve();
+  });
+});
