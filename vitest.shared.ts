@@ -6,7 +6,12 @@ import { defineConfig } from 'vitest/config';
  */
 export const sharedConfig = defineConfig({
   resolve: { conditions: ['@rt/source', 'import', 'module', 'node', 'default'] },
-  ssr: { resolve: { conditions: ['@rt/source', 'import', 'node', 'default'], externalConditions: ['@rt/source'] } },
+  ssr: {
+    resolve: {
+      conditions: ['@rt/source', 'import', 'node', 'default'],
+      externalConditions: ['@rt/source'],
+    },
+  },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 20_000,

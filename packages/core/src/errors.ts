@@ -98,6 +98,17 @@ export class StateUnavailableError extends RtError {
   }
 }
 
+/**
+ * A State operation was called after the State's `close()`. It is a `StateUnavailableError`, so a
+ * runtime treats it like any store failure: a prelude error the platform retries, never a delivery
+ * acknowledged as handled.
+ */
+export class StateClosedError extends StateUnavailableError {
+  constructor(store: string, operation: string) {
+    super(`${store} state is closed: ${operation} called after close()`);
+  }
+}
+
 /** An HTTP body exceeded the configured size limit. Adapters answer 413. */
 export class PayloadTooLargeError extends RtError {
   readonly limitBytes: number;

@@ -19,6 +19,7 @@ export {
   PreludeError,
   RtError,
   ShutdownError,
+  StateClosedError,
   StateUnavailableError,
 } from './errors.js';
 export type { DeliveryRetry, EventKind, EventRef, RtEvent } from './event/event.js';
@@ -53,4 +54,11 @@ export {
   type StrategyName,
 } from './runtime/options.js';
 export type { Runtime, RuntimeStats, ShutdownOptions } from './runtime/runtime-types.js';
+export { ReleaseWaiters } from './state/release-waiters.js';
 export { hasLockWakeups, type Lease, type LockWakeups, type State } from './state/state.js';
+export {
+  assertKey,
+  assertLease,
+  assertTimeoutMs,
+  assertTtlMs,
+} from './state/validate-arguments.js';

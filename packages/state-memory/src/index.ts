@@ -1,4 +1,4 @@
-export { StateClosedError } from './errors.js';
+export { StateClosedError } from '@rt/core';
 export {
   createMemoryState,
   type MemoryState,

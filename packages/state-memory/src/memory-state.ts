@@ -9,15 +9,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Lease, LockWakeups, State } from '@rt/core';
-import { StateClosedError } from './errors.js';
+import {
+  assertKey,
+  assertLease,
+  assertTimeoutMs,
+  assertTtlMs,
+  ReleaseWaiters,
+  StateClosedError,
+} from '@rt/core';
 import { ExpiryHeap } from './expiry-heap.js';
 import {
   type MemoryStateOptions,
   type ResolvedMemoryStateOptions,
   resolveMemoryStateOptions,
 } from './options.js';
-import { ReleaseWaiters } from './release-waiters.js';
-import { assertKey, assertLease, assertTimeoutMs, assertTtlMs } from './validate-arguments.js';
 
 /** Counts that let tests (and operators) see reclamation at work. */
 export interface MemoryStateStats {
@@ -188,14 +193,14 @@ class MemoryStateImpl implements MemoryState {
       this.#expiries.clear();
       this.#marks.clear();
       this.#locks.clear();
-      this.#waiters.rejectAll(new StateClosedError('waitForRelease'));
+      this.#waiters.rejectAll(new StateClosedError('memory', 'waitForRelease'));
       this.#closed = Promise.resolve();
     }
     return this.#closed;
   }
 
   #assertOpen(operation: string): void {
-    if (this.#closed !== undefined) throw new StateClosedError(operation);
+    if (this.#closed !== undefined) throw new StateClosedError('memory', operation);
   }
 
   #dropLock(key: string): void {

@@ -2,10 +2,9 @@
  * The State's guarded access to Redis: one operation budget, no queueing while disconnected,
  * every failure surfaced as `StateUnavailableError`.
  */
-import { StateUnavailableError } from '@rt/core';
+import { StateClosedError, StateUnavailableError } from '@rt/core';
 import { type Cluster, Redis } from 'ioredis';
 import { endClient } from './end-client.js';
-import { StateClosedError } from './errors.js';
 import type { ResolvedRedisStateOptions } from './options.js';
 
 /** Either kind of ioredis client. */
@@ -71,7 +70,7 @@ class GuardedConnection implements Connection {
   }
 
   async run<T>(operation: string, command: (client: RedisClient) => Promise<T>): Promise<T> {
-    if (this.#closing !== undefined) throw new StateClosedError(operation);
+    if (this.#closing !== undefined) throw new StateClosedError('redis', operation);
     const budget = new AbortController();
     const timer = setTimeout(() => {
       budget.abort(
@@ -100,7 +99,7 @@ class GuardedConnection implements Connection {
   }
 
   async #close(): Promise<void> {
-    this.#ready?.fail(new StateClosedError('operation'));
+    this.#ready?.fail(new StateClosedError('redis', 'operation'));
     if (this.owned) await endClient(this.client, this.#timeoutMs);
   }
 

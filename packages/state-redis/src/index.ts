@@ -1,5 +1,5 @@
+export { StateClosedError } from '@rt/core';
 export type { RedisClient } from './connection.js';
-export { StateClosedError } from './errors.js';
 export type { KeyLayout } from './key-layout.js';
 export { keyLayout } from './key-layout.js';
 export {

@@ -4,8 +4,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Lease, LockWakeups, State } from '@rt/core';
+import {
+  assertKey,
+  assertLease,
+  assertTimeoutMs,
+  assertTtlMs,
+  ReleaseWaiters,
+  StateClosedError,
+} from '@rt/core';
 import { type Connection, openConnection, type RedisClient } from './connection.js';
-import { StateClosedError } from './errors.js';
 import { type KeyLayout, keyLayout } from './key-layout.js';
 import {
   type RedisStateOptions,
@@ -13,9 +20,7 @@ import {
   resolveRedisStateOptions,
 } from './options.js';
 import { ReleaseSubscriber } from './release-subscriber.js';
-import { ReleaseWaiters } from './release-waiters.js';
 import { acquireScript, releaseScript, renewScript } from './scripts/scripts.js';
-import { assertKey, assertLease, assertTimeoutMs, assertTtlMs } from './validate-arguments.js';
 
 /** A Redis `State` with the `LockWakeups` capability. */
 export interface RedisState extends State, LockWakeups {
@@ -129,7 +134,7 @@ class RedisStateImpl implements RedisState {
    * Its timers and listeners are removed however it ends; aborting cancels only the wait.
    */
   async waitForRelease(key: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
-    if (this.#closing !== undefined) throw new StateClosedError('waitForRelease');
+    if (this.#closing !== undefined) throw new StateClosedError('redis', 'waitForRelease');
     assertKey(key);
     assertTimeoutMs(timeoutMs);
     if (!(signal instanceof AbortSignal)) throw new TypeError('signal must be an AbortSignal');
@@ -160,7 +165,7 @@ class RedisStateImpl implements RedisState {
   }
 
   async #close(): Promise<void> {
-    this.#waiters.rejectAll(new StateClosedError('waitForRelease'));
+    this.#waiters.rejectAll(new StateClosedError('redis', 'waitForRelease'));
     await Promise.all([
       this.#subscriber.close(this.#options.commandTimeoutMs),
       this.#connection.close(),

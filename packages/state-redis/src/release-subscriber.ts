@@ -1,3 +1,4 @@
+import type { ReleaseWaiters } from '@rt/core';
 /**
  * The pub/sub side of `waitForRelease`: one subscriber connection per State, created on the first
  * wait, listening on the layout's release channel and waking local waiters by key.
@@ -5,7 +6,6 @@
 import { Cluster } from 'ioredis';
 import type { RedisClient } from './connection.js';
 import { endClient } from './end-client.js';
-import type { ReleaseWaiters } from './release-waiters.js';
 
 /** Lazily subscribes to release announcements and wakes `waiters` on each. */
 export class ReleaseSubscriber {

@@ -11,7 +11,7 @@ describe('RedeliveryScheduler', () => {
     vi.useRealTimers();
   });
 
-  it("retries at once, after one minute and after five minutes of Slack time, then stops", async () => {
+  it('retries at once, after one minute and after five minutes of Slack time, then stops', async () => {
     const scheduler = new RedeliveryScheduler(60);
     const sentAt: number[] = [];
     const start = Date.now();

@@ -4,9 +4,9 @@ import { scopeKeyOf } from './lock-scope.js';
 
 describe('scopeKeyOf', () => {
   it('keys thread scope on the thread, namespaced by adapter and tenant', () => {
-    expect(scopeKeyOf(makeEvent({ adapter: 'slack', tenant: 'T9', thread: '17.5' }), 'thread')).toBe(
-      'slack:T9:17.5',
-    );
+    expect(
+      scopeKeyOf(makeEvent({ adapter: 'slack', tenant: 'T9', thread: '17.5' }), 'thread'),
+    ).toBe('slack:T9:17.5');
   });
 
   it('gives an event without a thread its own scope instead of its channel', () => {

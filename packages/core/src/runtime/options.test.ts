@@ -35,9 +35,9 @@ describe('runtime options', () => {
   });
 
   it.each(['detachTimeoutMs', 'dedupeTtlMs', 'lockTtlMs', 'shutdownGraceMs'] as const)(
-    'rejects a zero, negative, NaN or oversized %s',
+    'rejects a zero, negative, fractional, NaN or oversized %s',
     (name) => {
-      for (const value of [0, -5, Number.NaN, 2 ** 31]) {
+      for (const value of [0, -5, 1500.5, Number.NaN, 2 ** 31]) {
         expect(() => createRuntime({ state, [name]: value })).toThrow(new RegExp(name));
       }
     },

@@ -26,10 +26,11 @@ function nonNegativeInteger(name: string, value: unknown): number {
   return value;
 }
 
+/** A whole number of milliseconds: State implementations take integer TTLs (Redis PX). */
 function duration(name: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || value > MAX_TIMER_MS) {
     throw new RangeError(
-      `${name} must be a finite number of milliseconds in (0, ${MAX_TIMER_MS}], got ${String(value)}`,
+      `${name} must be an integer number of milliseconds in [1, ${MAX_TIMER_MS}], got ${String(value)}`,
     );
   }
   return value;

@@ -26,7 +26,9 @@ function markOnlyState(): State {
 describe('test adapter', () => {
   const bot = () => {
     const state = markOnlyState();
-    const adapter = createTestAdapter({ history: { th: [{ id: '1', text: 'earlier', at: 1, fromBot: false }] } });
+    const adapter = createTestAdapter({
+      history: { th: [{ id: '1', text: 'earlier', at: 1, fromBot: false }] },
+    });
     const runtime = createRuntime({ state, adapters: [adapter] });
     return { adapter, runtime };
   };
@@ -36,8 +38,12 @@ describe('test adapter', () => {
     runtime.onMention(async (ctx) => {
       await ctx.reply(`you said: ${ctx.event.text}`);
     });
-    runtime.onCommand('echo', (ctx) => ctx.reply({ text: ctx.event.text ?? '', extra: { ephemeral: true } }));
-    await expect(adapter.mention('hi', { thread: 'th' })).resolves.toMatchObject({ status: 'accepted' });
+    runtime.onCommand('echo', (ctx) =>
+      ctx.reply({ text: ctx.event.text ?? '', extra: { ephemeral: true } }),
+    );
+    await expect(adapter.mention('hi', { thread: 'th' })).resolves.toMatchObject({
+      status: 'accepted',
+    });
     await adapter.command('/echo', 'loud');
     await adapter.settled();
     expect(adapter.posted.map((p) => [p.text, p.thread])).toEqual([
@@ -50,7 +56,9 @@ describe('test adapter', () => {
   it('reports duplicates and unrouted events like a real adapter', async () => {
     const { adapter, runtime } = bot();
     runtime.onMessage('ping', () => {});
-    await expect(adapter.message('ping', { id: 'same' })).resolves.toMatchObject({ status: 'accepted' });
+    await expect(adapter.message('ping', { id: 'same' })).resolves.toMatchObject({
+      status: 'accepted',
+    });
     await expect(adapter.message('ping', { id: 'same' })).resolves.toEqual({ status: 'duplicate' });
     await expect(adapter.message('other')).resolves.toEqual({ status: 'unrouted' });
   });

@@ -2,7 +2,7 @@
  * Argument checks shared by every State operation. They throw `TypeError` for a wrong type and
  * `RangeError` for a value out of range, naming the argument and what it expected.
  */
-import type { Lease } from '@rt/core';
+import type { Lease } from './state.js';
 
 /** Throws unless `key` is a non-empty string. */
 export function assertKey(key: unknown, name = 'key'): asserts key is string {
