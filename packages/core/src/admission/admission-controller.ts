@@ -30,7 +30,10 @@ export class AdmissionController {
     return this.#inFlight;
   }
 
-  /** Slots held per `adapter:tenant`; tenants at zero are absent. */
+  /**
+   * Slots held per `adapter:tenant` (each part URI-encoded, so no two pairs share a key); tenants
+   * at zero are absent.
+   */
   perTenant(): Record<string, number> {
     return Object.fromEntries(this.#perTenant);
   }
@@ -43,7 +46,7 @@ export class AdmissionController {
   /** Reserves a slot, or returns the reason it cannot. Never waits. */
   tryAcquire(adapter: string, tenant: string): AdmissionSlot | AdmissionRejectionReason {
     if (this.#inFlight >= this.#max) return 'capacity';
-    const key = `${adapter}:${tenant}`;
+    const key = `${encodeURIComponent(adapter)}:${encodeURIComponent(tenant)}`;
     const held = this.#perTenant.get(key) ?? 0;
     if (this.#maxPerTenant > 0 && held >= this.#maxPerTenant) return 'tenant-capacity';
     this.#inFlight += 1;

@@ -1,4 +1,5 @@
 import type { Observation } from '../observe/observation.js';
+import { delay } from '../util/abort.js';
 import type { HeldLock, LockManager } from './lock-manager.js';
 
 /** How `acquireWhenFree` backs off while the lock is held elsewhere. */
@@ -10,6 +11,33 @@ export interface LockWaitOptions {
   readonly observe: (observation: Observation) => void;
   /** Random source in [0, 1) for jitter; injectable for tests. */
   readonly random?: () => number;
+}
+
+/** One attempt: the lock, `'held'` by someone else, or `'state-error'` (already observed). */
+async function attempt(
+  locks: LockManager,
+  key: string,
+  options: LockWaitOptions,
+): Promise<HeldLock | 'held' | 'state-error'> {
+  options.signal.throwIfAborted();
+  let lock: HeldLock | null;
+  try {
+    lock = await locks.tryAcquire(key);
+  } catch (error) {
+    options.observe({ type: 'state_error', at: Date.now(), operation: 'acquireLock', key, error });
+    return 'state-error';
+  }
+  if (lock === null) return 'held';
+  if (options.signal.aborted) {
+    await lock.release();
+    throw options.signal.reason;
+  }
+  return lock;
+}
+
+/** Each wait is between half and all of the current back-off. */
+function jittered(backoff: number, random: () => number): number {
+  return backoff / 2 + (backoff / 2) * random();
 }
 
 /**
@@ -27,28 +55,33 @@ export async function acquireWhenFree(
   const random = options.random ?? Math.random;
   let backoff = options.initialMs;
   for (;;) {
-    options.signal.throwIfAborted();
-    let lock: HeldLock | null = null;
-    try {
-      lock = await locks.tryAcquire(key);
-    } catch (error) {
-      options.observe({
-        type: 'state_error',
-        at: Date.now(),
-        operation: 'acquireLock',
-        key,
-        error,
-      });
-    }
-    if (lock) {
-      if (options.signal.aborted) {
-        await lock.release();
-        throw options.signal.reason;
-      }
-      return lock;
-    }
-    const wait = backoff / 2 + (backoff / 2) * random();
-    await locks.waitForRelease(key, wait, options.signal);
+    const result = await attempt(locks, key, options);
+    if (typeof result !== 'string') return result;
+    await locks.waitForRelease(key, jittered(backoff, random), options.signal);
+    backoff = Math.min(backoff * 2, options.maxMs);
+  }
+}
+
+/**
+ * Tries to take the lock on `key` once: resolves the lock, or `null` when someone else holds it.
+ * A State failure is no answer to that question, so it is observed and the attempt repeated after
+ * the same capped, jittered back-off until the State answers. Rejects with `signal.reason` when
+ * the signal aborts (the caller's detach timeout or shutdown deadline); a lock acquired just as
+ * the signal aborted is released first. This is what keeps an accepted delivery from ending
+ * `failed` over a State outage shorter than its detach timeout.
+ */
+export async function tryAcquireThroughOutage(
+  locks: LockManager,
+  key: string,
+  options: LockWaitOptions,
+): Promise<HeldLock | null> {
+  const random = options.random ?? Math.random;
+  let backoff = options.initialMs;
+  for (;;) {
+    const result = await attempt(locks, key, options);
+    if (result === 'held') return null;
+    if (result !== 'state-error') return result;
+    await delay(jittered(backoff, random), options.signal);
     backoff = Math.min(backoff * 2, options.maxMs);
   }
 }

@@ -154,6 +154,11 @@ class RenewedLock implements HeldLock {
     return this.#releasing;
   }
 
+  /**
+   * Releases with the token. After the lease was declared lost nothing is sent: a refused renewal
+   * means someone else holds the key, and the local expiry is measured from before the acquire
+   * request, so the State's own lease has already expired by then.
+   */
   async #release(): Promise<void> {
     this.#stopTimers();
     if (this.#controller.signal.aborted) return;

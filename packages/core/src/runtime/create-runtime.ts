@@ -28,6 +28,7 @@ import { forwardAbort } from '../util/abort.js';
 import type { CreateRuntimeOptions, ResolvedRuntimeOptions } from './options.js';
 import { OutcomeLedger } from './outcome-counter.js';
 import type { Runtime, RuntimeStats, ShutdownOptions } from './runtime-types.js';
+import { stopAdapters } from './stop-adapters.js';
 import { resolveRuntimeOptions } from './validate-options.js';
 
 /**
@@ -161,8 +162,6 @@ class RtRuntime implements Runtime {
     validateEvent(event);
     const adapter = this.#adapters.get(event.adapter);
     if (!adapter) throw new InvalidEventError(`no adapter named "${event.adapter}" is registered`);
-    // Computed before anything is reserved or marked: a failing scope function refuses the event.
-    const scopeKey = this.#scopeKeyOf(event, adapter);
     this.#received += 1;
     const mode = this.#modeFor(event, adapter);
     if (this.#closed) this.#reject(event, mode, 'shutdown');
@@ -171,6 +170,8 @@ class RtRuntime implements Runtime {
       this.#record(event, mode, { outcome: 'unrouted' }, event.receivedAt, false);
       return { status: 'unrouted' };
     }
+    // Computed before anything is reserved or marked: a failing scope function refuses the event.
+    const scopeKey = this.#scopeKeyOf(event, adapter, mode);
     let slot: Delivery['slot'];
     if (mode === 'deferred') {
       const admitted = this.#admission.tryAcquire(event.adapter, event.tenant);
@@ -244,7 +245,7 @@ class RtRuntime implements Runtime {
     }, graceMs);
     try {
       // (2) inbound connections stop after admission closed; late arrivals were rejected.
-      await Promise.allSettled([...this.#adapters.values()].map((adapter) => adapter.stop?.()));
+      await stopAdapters(this.#adapters.values(), graceMs + abandonMs, (o) => this.#emit(o));
       // (5) every admitted delivery reaches its terminal outcome.
       await this.#ledger.drained();
     } finally {
@@ -254,12 +255,14 @@ class RtRuntime implements Runtime {
     this.#emit({ type: 'shutdown_finished', at: Date.now() });
   }
 
-  /** Records `shutdown` for every handler that outlived grace and abandon time. */
+  /**
+   * Records `shutdown` for every handler that outlived grace and abandon time. Their slots stay
+   * held until their promises settle (SPEC 4, invariant 1): `stats()` keeps showing them.
+   */
   #abandonLive(): void {
     for (const delivery of [...this.#live]) {
       this.#live.delete(delivery);
       this.#abandoned.add(delivery);
-      delivery.slot?.release();
       const error = new ShutdownError('handler ignored its abort signal and was abandoned');
       this.#record(
         delivery.event,
@@ -353,13 +356,16 @@ class RtRuntime implements Runtime {
     return finished;
   }
 
-  #scopeKeyOf(event: RtEvent, adapter: Adapter): string {
+  /** The delivery's scope key; a failing scope function ends the delivery `failed`, unmarked. */
+  #scopeKeyOf(event: RtEvent, adapter: Adapter, mode: DispatchMode): string {
     try {
       return scopeKeyOf(event, this.options.lockScope ?? adapter.defaultLockScope ?? 'thread');
-    } catch (error) {
-      throw new InvalidEventError(`lock scope of event ${event.id} failed: ${String(error)}`, {
-        cause: error,
+    } catch (cause) {
+      const error = new InvalidEventError(`lock scope of event ${event.id} failed: ${cause}`, {
+        cause,
       });
+      this.#record(event, mode, { outcome: 'failed', error }, event.receivedAt, false);
+      throw error;
     }
   }
 

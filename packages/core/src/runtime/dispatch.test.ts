@@ -41,8 +41,8 @@ describe('dispatch', () => {
     expect(runtime.stats().received).toBe(0);
   });
 
-  it('refuses an event whose lock scope function fails, before marking it', async () => {
-    const { runtime, adapter, state } = setup({
+  it('refuses an event whose lock scope function fails, before marking it, with outcome failed', async () => {
+    const { runtime, adapter, state, ofType } = setup({
       lockScope: (event) => (event.user === 'bad' ? '' : `user:${event.user}`),
     });
     runtime.onMessage(() => {});
@@ -51,7 +51,11 @@ describe('dispatch', () => {
       cause: expect.any(TypeError),
     });
     expect(state.calls).toEqual([]);
-    expect(runtime.stats()).toMatchObject({ received: 0, detachedInFlight: 0 });
+    expect(runtime.stats()).toMatchObject({ received: 1, accepted: 0, detachedInFlight: 0 });
+    expect(runtime.stats().outcomes.failed).toBe(1);
+    expect(ofType('dispatch_finished')).toMatchObject([
+      { outcome: 'failed', error: { code: 'RT_INVALID_EVENT' } },
+    ]);
     await expect(adapter.send({ user: 'good' })).resolves.toMatchObject({ status: 'accepted' });
   });
 

@@ -127,10 +127,13 @@ describe('shutdown', () => {
     expect(done).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     await stopping;
-    expect(runtime.stats()).toMatchObject({ detachedInFlight: 0 });
+    // The abandoned handler still runs: its slot stays held until its promise settles.
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 1 });
     expect(runtime.stats().outcomes.shutdown).toBe(1);
     never.resolve(); // a late end is ignored: no second outcome
+    expect(accepted.status).toBe('accepted');
     if (accepted.status === 'accepted') expect((await accepted.settled).outcome).toBe('shutdown');
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 0 });
     expect(ofType('dispatch_finished')).toHaveLength(1);
     expect(runtime.stats().outcomes.completed).toBe(0);
   });

@@ -5,14 +5,22 @@ import type { HandledResult } from '../outcomes/outcome.js';
 import { forwardAbort } from '../util/abort.js';
 import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
 
+/** One member of a batch: its delivery, how to settle it, and how to stop watching its signal. */
+interface Member {
+  readonly delivery: Delivery;
+  readonly settle: (result: HandledResult) => void;
+  readonly unwatch: () => void;
+}
+
 /** A batch of one scope: open while it accepts members, then closed until its handler ran. */
 interface Batch {
-  readonly members: Delivery[];
-  readonly settles: ((result: HandledResult) => void)[];
-  /** Aborts when any member's life ends (detach timeout, grace deadline) or at shutdown. */
+  /** Members in arrival order; a member whose life ends before the handler starts is removed. */
+  readonly members: Map<Delivery, Member>;
+  /** Aborts at shutdown, or when the last member left: the batch then never runs. */
   readonly controller: AbortController;
-  readonly detach: (() => void)[];
+  readonly unwatchShutdown: () => void;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** Set when the handler starts or the batch ended without running. */
   settled: boolean;
 }
 
@@ -22,8 +30,10 @@ interface Batch {
  * order; `ctx.event` is the first member). `maxBatch` closes a batch early and the next delivery
  * opens a new one: shaping moves boundaries but never drops an accepted member. Closed batches of
  * one scope run one after another in order. Every member holds its slot until its batch settled
- * and gets the batch's outcome. A batch not yet running ends for all its members with `shutdown`
- * when shutdown starts, or `timed-out` when a member reaches its detach timeout.
+ * and gets the batch's outcome. Before the handler starts, a member whose own life ends (detach
+ * timeout, sync deadline) leaves alone with `timed-out` and frees its slot, and the rest of the
+ * batch still runs; shutdown ends every batch not yet running, for all its members, with
+ * `shutdown`. Once the handler runs, any member's signal ending ends the run for the batch.
  */
 export class BurstStrategy implements ConcurrencyStrategy {
   readonly name = 'burst' as const;
@@ -45,39 +55,37 @@ export class BurstStrategy implements ConcurrencyStrategy {
 
   run(delivery: Delivery): Promise<HandledResult> {
     return new Promise<HandledResult>((settle) => {
-      const key = delivery.scopeKey;
-      let batch = this.#open.get(key);
-      if (!batch) {
-        batch = this.#openBatch(key);
-        if (batch.settled) {
-          settle(this.#abortResult(batch));
-          return;
-        }
+      const own = delivery.controller.signal;
+      const ended = [this.#host.shutdownSignal, own].find((signal) => signal.aborted);
+      if (ended) {
+        settle({ outcome: outcomeForAbort(ended.reason), error: ended.reason });
+        return;
       }
-      batch.members.push(delivery);
-      batch.settles.push(settle);
+      const key = delivery.scopeKey;
+      const batch = this.#open.get(key) ?? this.#openBatch(key);
+      const onAbort = () => this.#leave(key, batch, delivery);
+      own.addEventListener('abort', onAbort, { once: true });
+      batch.members.set(delivery, {
+        delivery,
+        settle,
+        unwatch: () => own.removeEventListener('abort', onAbort),
+      });
       this.#parked += 1;
-      batch.detach.push(forwardAbort(batch.controller, [delivery.controller.signal]));
-      if (batch.members.length >= this.#host.config.maxBatch) this.#close(key, batch);
+      if (batch.members.size >= this.#host.config.maxBatch) this.#close(key, batch);
     });
   }
 
   #openBatch(key: string): Batch {
+    const controller = new AbortController();
     const batch: Batch = {
-      members: [],
-      settles: [],
-      controller: new AbortController(),
-      detach: [],
+      members: new Map(),
+      controller,
+      unwatchShutdown: forwardAbort(controller, [this.#host.shutdownSignal]),
       timer: undefined,
       settled: false,
     };
-    batch.detach.push(forwardAbort(batch.controller, [this.#host.shutdownSignal]));
-    if (batch.controller.signal.aborted) {
-      this.#finish(batch, this.#abortResult(batch));
-      return batch;
-    }
-    // A batch that has not started ends for every member when its life ends.
-    batch.controller.signal.addEventListener('abort', () => {
+    // A batch that has not started ends for every member when shutdown starts.
+    controller.signal.addEventListener('abort', () => {
       if (this.#open.get(key) === batch) this.#open.delete(key);
       clearTimeout(batch.timer);
       this.#finish(batch, this.#abortResult(batch));
@@ -86,6 +94,23 @@ export class BurstStrategy implements ConcurrencyStrategy {
     batch.timer = setTimeout(() => this.#close(key, batch), this.#host.config.burstWindowMs);
     this.#open.set(key, batch);
     return batch;
+  }
+
+  /** A member's life ended before its batch ran: it leaves alone; an emptied batch ends. */
+  #leave(key: string, batch: Batch, delivery: Delivery): void {
+    const member = batch.members.get(delivery);
+    if (batch.settled || !member) return;
+    batch.members.delete(delivery);
+    this.#parked -= 1;
+    const reason: unknown = delivery.controller.signal.reason;
+    member.settle({ outcome: outcomeForAbort(reason), error: reason });
+    if (batch.members.size === 0) {
+      if (this.#open.get(key) === batch) this.#open.delete(key);
+      clearTimeout(batch.timer);
+      batch.settled = true;
+      batch.unwatchShutdown();
+      batch.controller.abort(); // stops a lock wait; nobody is left to settle
+    }
   }
 
   /** Stops accepting members and queues the batch behind the scope's earlier batches. */
@@ -119,21 +144,23 @@ export class BurstStrategy implements ConcurrencyStrategy {
       return;
     }
     // The handler starts: members are no longer parked, and shutdown no longer ends them at once.
-    this.#parked -= batch.members.length;
+    const members = [...batch.members.values()];
+    this.#parked -= members.length;
     batch.settled = true;
-    const [first] = batch.members;
+    batch.unwatchShutdown();
+    for (const member of members) member.unwatch();
+    const [first, ...rest] = members;
     let result: HandledResult;
     try {
-      result = await this.#host.invoke(first!, {
+      result = await this.#host.invoke(first!.delivery, {
         lock,
-        batch: batch.members.map((member) => member.event),
-        signals: batch.members.slice(1).map((member) => member.controller.signal),
+        batch: members.map((member) => member.delivery.event),
+        signals: rest.map((member) => member.delivery.controller.signal),
       });
     } finally {
       await lock.release();
-      for (const detach of batch.detach) detach();
     }
-    for (const settle of batch.settles) settle(result);
+    for (const member of members) member.settle(result);
   }
 
   #abortResult(batch: Batch): HandledResult {
@@ -141,12 +168,15 @@ export class BurstStrategy implements ConcurrencyStrategy {
     return { outcome: outcomeForAbort(reason), error: reason };
   }
 
-  /** Ends a batch that never started: every member gets `result`. */
+  /** Ends a batch that never started: every member left gets `result`. */
   #finish(batch: Batch, result: HandledResult): void {
     if (batch.settled) return;
     batch.settled = true;
-    this.#parked -= batch.members.length;
-    for (const detach of batch.detach) detach();
-    for (const settle of batch.settles) settle(result);
+    this.#parked -= batch.members.size;
+    batch.unwatchShutdown();
+    for (const member of batch.members.values()) {
+      member.unwatch();
+      member.settle(result);
+    }
   }
 }

@@ -137,15 +137,21 @@ export class CoalescingEngine {
     const signal = entry.controller.signal;
     let lock: HeldLock | undefined;
     try {
-      await this.#quiet(entry);
-      lock = await acquireWhenFree(this.#host.locks, key, {
-        initialMs: this.#host.config.lockPollInitialMs,
-        maxMs: this.#host.config.lockPollMaxMs,
-        signal,
-        observe: this.#host.observe,
-      });
-      // A newer delivery that arrived while we waited for the lock gets its own quiet window.
-      await this.#quiet(entry);
+      for (;;) {
+        await this.#quiet(entry);
+        lock = await acquireWhenFree(this.#host.locks, key, {
+          initialMs: this.#host.config.lockPollInitialMs,
+          maxMs: this.#host.config.lockPollMaxMs,
+          signal,
+          observe: this.#host.observe,
+        });
+        if (entry.quietUntil <= Date.now()) break;
+        // A newer delivery arrived while we waited for the lock: its quiet window runs without
+        // the lock held, so other instances are not blocked by a scope that is only waiting.
+        const held = lock;
+        lock = undefined;
+        await held.release();
+      }
     } catch {
       // The entry emptied (every delivery left); nothing to run.
       await lock?.release();

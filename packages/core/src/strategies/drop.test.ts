@@ -48,16 +48,4 @@ describe('drop strategy', () => {
     if (other.status === 'accepted') expect((await other.settled).outcome).toBe('dropped');
     hold.resolve();
   });
-
-  it('reports failed when the State cannot acquire the lock, and releases the slot', async () => {
-    const { runtime, adapter, state, ofType } = setup();
-    runtime.onMessage(() => {});
-    state.faults.acquireLock = () => new Error('down');
-    const result = await adapter.send();
-    if (result.status === 'accepted') {
-      expect(await result.settled).toMatchObject({ outcome: 'failed' });
-    }
-    expect(ofType('state_error')).toMatchObject([{ operation: 'acquireLock' }]);
-    expect(runtime.stats().detachedInFlight).toBe(0);
-  });
 });

@@ -1,6 +1,7 @@
 import type { Delivery } from '../dispatch/delivery.js';
-import type { InvokeExtras } from '../dispatch/invoke-handlers.js';
+import { type InvokeExtras, outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import { eventRef } from '../event/event.js';
+import { tryAcquireThroughOutage } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
 import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
@@ -34,7 +35,9 @@ export class DropStrategy implements ConcurrencyStrategy {
 /**
  * Takes the lock on the delivery's scope once, runs its handlers under it (with `extras`) and
  * releases it afterwards. `onConflict` decides the result when the lock is held elsewhere. A State
- * failure while acquiring is a `failed` result.
+ * failure while acquiring is retried with the configured back-off until the State answers or the
+ * delivery's signal aborts (detach timeout: `timed-out`; shutdown deadline: `shutdown`): an
+ * accepted delivery never ends `failed` without its handler having run.
  */
 export async function runLocked(
   host: StrategyHost,
@@ -44,16 +47,14 @@ export async function runLocked(
 ): Promise<HandledResult> {
   let lock: HeldLock | null;
   try {
-    lock = await host.locks.tryAcquire(delivery.scopeKey);
-  } catch (error) {
-    host.observe({
-      type: 'state_error',
-      at: Date.now(),
-      operation: 'acquireLock',
-      key: delivery.scopeKey,
-      error,
+    lock = await tryAcquireThroughOutage(host.locks, delivery.scopeKey, {
+      initialMs: host.config.lockPollInitialMs,
+      maxMs: host.config.lockPollMaxMs,
+      signal: delivery.controller.signal,
+      observe: host.observe,
     });
-    return { outcome: 'failed', error };
+  } catch (reason) {
+    return { outcome: outcomeForAbort(reason), error: reason };
   }
   if (lock === null) return onConflict();
   try {
