@@ -8,6 +8,7 @@ export type StrategyName = 'drop' | 'queue' | 'debounce' | 'concurrent' | 'burst
 
 /** A strategy with its tuning. Fields that do not apply to the chosen strategy are ignored. */
 export interface ConcurrencyOptions {
+  /** Which strategy every locking decision uses (SPEC 5). Default `drop`. */
   readonly strategy: StrategyName;
   /** debounce: quiet period after the latest delivery before the survivor runs. Default 1000. */
   readonly debounceMs?: number;
@@ -70,9 +71,11 @@ export interface RuntimeOptions {
   /**
    * After the grace deadline aborted them, how long `shutdown()` still waits for handlers that
    * ignore their signal. Those still running then are abandoned: their outcome is recorded as
-   * `shutdown`, their slots released, and what they do later is ignored. Default 5 s.
+   * `shutdown` and what they do later is ignored; their slots stay held until their promises
+   * settle. Default 5 s.
    */
   readonly shutdownAbandonMs: number;
+  /** Receive every observation, in registration order; what they throw is contained. */
   readonly observers: readonly Observer[];
   /** Called (contained) when an observer throws or rejects. */
   readonly onObserverError: ((error: unknown, observation: Observation) => void) | undefined;

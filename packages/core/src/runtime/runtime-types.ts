@@ -24,6 +24,7 @@ export interface RuntimeStats {
   readonly outcomes: Readonly<Record<Outcome, number>>;
   /** Observer calls that threw or rejected. */
   readonly observerFailures: number;
+  /** True from the moment `shutdown()` was called: admission is closed. */
   readonly shuttingDown: boolean;
 }
 
@@ -72,5 +73,6 @@ export interface Runtime {
    * same promise.
    */
   shutdown(options?: ShutdownOptions): Promise<void>;
+  /** A snapshot of live counts (slots, parked work, outcomes so far); cheap, never waits. */
   stats(): RuntimeStats;
 }

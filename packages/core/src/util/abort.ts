@@ -44,20 +44,3 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
-
-/**
- * Resolves with the abort reason when `signal` aborts. `cleanup()` removes the listener when the
- * caller stops waiting for it.
- */
-export function abortReason(signal: AbortSignal): {
-  promise: Promise<unknown>;
-  cleanup: () => void;
-} {
-  if (signal.aborted) return { promise: Promise.resolve(signal.reason), cleanup: () => {} };
-  let onAbort: () => void = () => {};
-  const promise = new Promise<unknown>((resolve) => {
-    onAbort = () => resolve(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return { promise, cleanup: () => signal.removeEventListener('abort', onAbort) };
-}
