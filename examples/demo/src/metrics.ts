@@ -15,9 +15,21 @@ export interface Snapshot {
   /** Retries scheduled and not yet sent. */
   readonly retriesWaiting: number;
   readonly handled: { readonly event: number; readonly command: number; readonly click: number };
-  /** Busy texts users saw: in slash command acknowledgements, and via `response_url` for clicks. */
+  /**
+   * Busy texts users saw for rejected invocations: `/ask` in its acknowledgement, clicks via the
+   * click's own `response_url` (attributed by which invocation the URL was handed out with).
+   */
   readonly busyShown: { readonly commands: number; readonly clicks: number };
+  /**
+   * Busy texts posted to a slash command's `response_url` (the adapter's late signal for an
+   * acknowledged invocation that was then dropped), and to URLs no invocation owns.
+   */
+  readonly lateBusy: { readonly commands: number; readonly unknown: number };
+  /** `runtime.stats().detachedInFlight`. */
   readonly inFlight: number;
+  /** Handler bodies running now and at most so far, counted by the handlers' own wrapper. */
+  readonly handlersRunning: number;
+  readonly handlersPeak: number;
   readonly maxDetached: number;
   /** Highest `detachedInFlight` from the 4 Hz samples so far. */
   readonly peakSampled: number;
@@ -70,19 +82,23 @@ export class Metrics {
       if (record.kind === 'command' && record.ackText === this.#busyText) busyCommands += 1;
     }
     const tally = this.#bot.tally;
+    const busyPosts = this.#webApi.counters.busyPosts;
     return {
       elapsedMs: performance.now() - this.#started,
       phase: this.phase,
       sim: { ...this.#ledger.counters, redelivered: [...this.#ledger.counters.redelivered] },
-      web: { ...this.#webApi.counters },
+      web: { ...this.#webApi.counters, busyPosts: { ...busyPosts } },
       retriesWaiting: this.#simulator.scheduler.scheduled,
       handled: {
         event: tally.handledCount('event'),
         command: tally.handledCount('command'),
         click: tally.handledCount('click'),
       },
-      busyShown: { commands: busyCommands, clicks: this.#webApi.counters.busyPosts },
+      busyShown: { commands: busyCommands, clicks: busyPosts.click },
+      lateBusy: { commands: busyPosts.command, unknown: busyPosts.unknown },
       inFlight: stats.detachedInFlight,
+      handlersRunning: tally.handlers.running,
+      handlersPeak: tally.handlers.peak,
       maxDetached: this.#bot.runtime.options.maxDetached,
       peakSampled: this.#peakSampled,
       samples: this.#samples,

@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { main } from './run-demo.js';
+import { EXIT_CODES, main } from './run-demo.js';
 
-function sink(): { write(text: string): boolean; text(): string; isTTY: false } {
+function sink(onWrite?: (text: string) => void): {
+  write(text: string): boolean;
+  text(): string;
+  isTTY: false;
+} {
   const chunks: string[] = [];
   return {
-    write: (text) => chunks.push(text) > 0,
+    write: (text) => {
+      onWrite?.(text);
+      return chunks.push(text) > 0;
+    },
     text: () => chunks.join(''),
     isTTY: false,
   };
@@ -35,7 +42,8 @@ describe('the demo', () => {
     const failed = report?.invariants.filter((i) => !i.passed).map((i) => `${i.name}: ${i.detail}`);
     expect(failed).toEqual([]);
     expect(exitCode).toBe(0);
-    expect(report?.invariants).toHaveLength(8);
+    expect(report?.invariants).toHaveLength(9);
+    expect(report?.stoppedEarly).toBeUndefined();
     const r = report!;
     // Counts add up: every event was sent and handled once; the bound really was hit.
     expect(r.final.sim.eventsSent).toBe(60);
@@ -56,16 +64,70 @@ describe('the demo', () => {
       r.accepted + (r.outcomes['admission-rejected'] ?? 0) + (r.outcomes.duplicate ?? 0),
     );
     expect(r.final.peakSampled).toBeLessThanOrEqual(5);
-    expect(out.text()).toMatch(/RESULT: all 8 invariants passed\n$/);
+    expect(r.final.handlersPeak).toBeLessThanOrEqual(5);
+    // What the simulator saw: one reply in each event's thread, nothing outside them.
+    for (const record of r.ledger.events.values()) expect(r.ledger.repliesTo(record)).toBe(1);
+    expect(r.ledger.strayMessages).toBe(0);
+    expect(out.text()).toMatch(/RESULT: all 9 invariants passed\n$/);
   });
 
-  it('prints help and refuses unknown flags with a usage exit code', async () => {
+  it('exits 3 and proves nothing when stopped before sending anything', async () => {
+    const out = sink();
+    const { exitCode, report } = await main(['--events', '20', '--duration', '1'], {
+      stdout: out,
+      signal: AbortSignal.abort(new Error('stopped by the test')),
+    });
+    expect(exitCode).toBe(EXIT_CODES.stoppedEarly);
+    expect(report?.final.sim.eventsSent).toBe(0);
+    expect(report?.invariants.find((i) => i.name === 'the whole plan ran to the end')?.passed).toBe(
+      false,
+    );
+    expect(out.text()).toContain('RESULT: STOPPED EARLY (stopped by the test): 0 of 100 planned');
+  });
+
+  it('drops the retries Slack had scheduled when stopped mid-run, and owes none of them', async () => {
+    const stop = new AbortController();
+    // Stop once the progress line shows the bot refusing deliveries: retries are then pending.
+    const out = sink((text) => {
+      if (/ 503 [1-9]/.test(text)) stop.abort(new Error('stopped mid-run'));
+    });
+    const { exitCode, report } = await main(
+      ['--events', '40', '--commands', '0', '--clicks', '0', '--max-detached', '2'].concat([
+        '--handler-ms',
+        '300',
+        '--time-scale',
+        '60',
+        '--duration',
+        '2',
+      ]),
+      { stdout: out, signal: stop.signal },
+    );
+    expect(exitCode).toBe(EXIT_CODES.stoppedEarly);
+    expect(report?.stoppedEarly).toBe('stopped mid-run');
+    const statuses = [...report!.ledger.events.values()].map((record) => record.status);
+    expect(statuses).not.toContain('awaiting-retry');
+    expect(statuses).toContain('retry-cancelled');
+    expect(report?.final.sim.retriesCancelled).toBeGreaterThan(0);
+    const once = report?.invariants.find((i) => i.name.startsWith('every event handled'));
+    expect(once?.passed).toBe(false);
+    expect(once?.detail).toContain('0 still owed a scheduled retry');
+  });
+
+  it('prints help, and answers usage errors with one line on stderr and exit 2', async () => {
     const help = sink();
-    expect((await main(['--help'], { stdout: help })).exitCode).toBe(0);
+    expect((await main(['--help'], { stdout: help })).exitCode).toBe(EXIT_CODES.passed);
     expect(help.text()).toContain('--max-detached');
-    const bad = sink();
-    expect((await main(['--events', '0'], { stdout: bad })).exitCode).toBe(2);
-    expect(bad.text()).toContain('--events must be an integer >= 1');
-    expect((await main(['--nope'], { stdout: sink() })).exitCode).toBe(2);
+    for (const argv of [
+      ['--events', '0'],
+      ['--handler-ms', '300000000'],
+      ['--time-scale', '0.0001'],
+      ['--nope'],
+    ]) {
+      const out = sink();
+      const err = sink();
+      expect((await main(argv, { stdout: out, stderr: err })).exitCode).toBe(EXIT_CODES.usage);
+      expect(out.text()).toBe('');
+      expect(err.text()).toMatch(/^rt demo: [^\n]+ \(see --help\)\n$/);
+    }
   });
 });

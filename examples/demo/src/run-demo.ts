@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_SLACK_ADAPTER_OPTIONS } from '@rt/adapter-slack';
 import { startBot } from './bot/create-bot.js';
-import { type DemoConfig, HELP_TEXT, parseFlags } from './config/flags.js';
+import type { DemoConfig } from './config/demo-config.js';
+import { HELP_TEXT, parseFlags } from './config/flags.js';
+import { type DemoTimings, validateConfig } from './config/limits.js';
 import { Metrics, type Snapshot } from './metrics.js';
 import { SimulatorLedger } from './simulator/ledger.js';
 import { SignerClient } from './simulator/signer-client.js';
 import { SlackSimulator } from './simulator/slack-simulator.js';
-import { planTraffic, retryHorizonMs } from './simulator/traffic-plan.js';
+import { planTraffic } from './simulator/traffic-plan.js';
 import { SimulatedWebApi } from './simulator/web-api.js';
 import { checkInvariants, type Invariant } from './summary/invariants.js';
 import { renderSummary } from './summary/summary.js';
@@ -17,8 +19,14 @@ import type { Output, Renderer } from './view/renderer.js';
 
 /** Where the demo writes, and what may stop it early. */
 export interface DemoIo {
-  readonly stdout: Output & { readonly isTTY?: boolean };
-  /** Aborting it (Ctrl-C) stops the flood; the run then drains and reports what it measured. */
+  /** The view and the summary. `columns` (a TTY's width) truncates the live view's lines. */
+  readonly stdout: Output & { readonly isTTY?: boolean; readonly columns?: number };
+  /** Usage errors (one line); `stdout` when absent. */
+  readonly stderr?: Output;
+  /**
+   * Aborting it (Ctrl-C) stops the run early: nothing more is sent, Slack's scheduled retries are
+   * dropped, the bot drains and the summary reports what was measured; the exit code is 3.
+   */
   readonly signal?: AbortSignal;
 }
 
@@ -31,7 +39,19 @@ export interface DemoReport {
   readonly accepted: number;
   readonly received: number;
   readonly handled: { readonly event: number; readonly command: number; readonly click: number };
+  /** The simulator's record of the run. */
+  readonly ledger: SimulatorLedger;
+  /** Why the run stopped before Slack had finished; absent when it ran to the end. */
+  readonly stoppedEarly?: string;
 }
+
+/** Exit codes of `main`. */
+export const EXIT_CODES = Object.freeze({
+  passed: 0,
+  invariantFailed: 1,
+  usage: 2,
+  stoppedEarly: 3,
+});
 
 /** What `main` resolves with: the process exit code and, when the demo ran, its report. */
 export interface DemoOutcome {
@@ -42,18 +62,39 @@ export interface DemoOutcome {
 const FRAME_INTERVAL_MS = 250;
 const BOT_TOKEN = 'xoxb-demo-token';
 
-/** Waits until `done()` or `timeoutMs`, polling every `everyMs`. Resolves whether it got there. */
-async function waitFor(done: () => boolean, timeoutMs: number, everyMs = 50): Promise<boolean> {
+/**
+ * Waits until `done()`, `timeoutMs` or `signal`, polling every `everyMs`. Resolves whether
+ * `done()` became true.
+ */
+async function waitFor(
+  done: () => boolean,
+  timeoutMs: number,
+  signal: AbortSignal,
+  everyMs = 50,
+): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   while (!done()) {
-    if (performance.now() > deadline) return false;
+    if (performance.now() > deadline || signal.aborted) return false;
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
   return true;
 }
 
-/** Runs one demo: starts the bot and the simulator, floods, drains, checks, reports. */
-export async function runDemo(config: DemoConfig, io: DemoIo): Promise<DemoReport> {
+/** A stop reason as one line of text. */
+function reasonText(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  return typeof reason === 'string' ? reason : 'aborted';
+}
+
+/**
+ * Runs one demo: starts the bot and the simulator, floods, drains, checks, reports. `config` is
+ * validated first (`validateConfig` throws a `RangeError` for values no run could honour).
+ */
+export async function runDemo(
+  config: DemoConfig,
+  io: DemoIo,
+  timings: DemoTimings = validateConfig(config),
+): Promise<DemoReport> {
   const out = io.stdout;
   const busyText = DEFAULT_SLACK_ADAPTER_OPTIONS.busyText;
   const secret = randomBytes(16).toString('hex');
@@ -65,6 +106,7 @@ export async function runDemo(config: DemoConfig, io: DemoIo): Promise<DemoRepor
     apiUrl: webApi.url,
     busyText,
     maxDetached: config.maxDetached,
+    detachTimeoutMs: timings.detachTimeoutMs,
     handlerMs: config.handlerMs,
     seed: config.seed,
   });
@@ -78,7 +120,9 @@ export async function runDemo(config: DemoConfig, io: DemoIo): Promise<DemoRepor
   const metrics = new Metrics(bot, ledger, webApi, simulator, busyText);
   const totals = { events: config.events, commands: config.commands, clicks: config.clicks };
   const renderer: Renderer =
-    out.isTTY === true ? new LiveRenderer(out, totals) : new PlainRenderer(out, totals);
+    out.isTTY === true
+      ? new LiveRenderer(out, totals, () => out.columns)
+      : new PlainRenderer(out, totals);
   out.write(
     `rt demo: bot at ${bot.url} (maxDetached ${config.maxDetached}, deferred dispatch), ` +
       `Slack simulator Web API at ${webApi.url}\n` +
@@ -92,16 +136,21 @@ export async function runDemo(config: DemoConfig, io: DemoIo): Promise<DemoRepor
   }, FRAME_INTERVAL_MS);
   const stop = new AbortController();
   const onAbort = () => stop.abort(io.signal?.reason);
-  io.signal?.addEventListener('abort', onAbort, { once: true });
-  // Hard cap: the flood, Slack's whole retry horizon, and generous room for slow handlers.
-  const capMs =
-    config.durationMs + retryHorizonMs(config.timeScale) + 3 * config.handlerMs + 30_000;
-  const cap = setTimeout(() => stop.abort(new Error('time cap reached')), capMs);
+  if (io.signal?.aborted === true) onAbort();
+  else io.signal?.addEventListener('abort', onAbort, { once: true });
+  // Hard cap (validated to fit a timer): reaching it stops the run early.
+  const cap = setTimeout(
+    () => stop.abort(new Error(`time cap of ${seconds(timings.capMs)} reached`)),
+    timings.capMs,
+  );
+  let stoppedEarly: string | undefined;
   try {
     metrics.phase = 'flooding';
     await simulator.run(plan, stop.signal);
     metrics.phase = 'draining';
-    await waitFor(() => bot.runtime.stats().detachedInFlight === 0, 3 * config.handlerMs + 10_000);
+    const drained = () => bot.runtime.stats().detachedInFlight === 0;
+    await waitFor(drained, timings.drainMs, stop.signal);
+    if (stop.signal.aborted) stoppedEarly = reasonText(stop.signal.reason);
     await bot.close(2000);
   } finally {
     clearTimeout(cap);
@@ -116,12 +165,12 @@ export async function runDemo(config: DemoConfig, io: DemoIo): Promise<DemoRepor
   const invariants = checkInvariants({
     config,
     ledger,
-    webApi,
     tally: bot.tally,
     outcomes: stats.outcomes,
     accepted: stats.accepted,
     final,
     busyText,
+    ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
   });
   out.write(
     renderSummary({
@@ -133,6 +182,8 @@ export async function runDemo(config: DemoConfig, io: DemoIo): Promise<DemoRepor
       received: stats.received,
       accepted: stats.accepted,
       invariants,
+      busyText,
+      ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
     }),
   );
   return {
@@ -143,23 +194,28 @@ export async function runDemo(config: DemoConfig, io: DemoIo): Promise<DemoRepor
     accepted: stats.accepted,
     received: stats.received,
     handled: final.handled,
+    ledger,
+    ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
   };
 }
 
 /**
- * The demo's entry point: parses `argv` (flags only), runs the demo and resolves the exit code:
- * 0 when every invariant passed, 1 when one failed, 2 on a usage error.
+ * The demo's entry point: parses `argv` (flags only), runs the demo and resolves the exit code
+ * (`EXIT_CODES`): 0 when the run finished and every invariant passed, 1 when one failed, 2 on a
+ * usage error (one line on `stderr`), 3 when the run stopped early (Ctrl-C or the time cap).
  */
 export async function main(argv: readonly string[], io: DemoIo): Promise<DemoOutcome> {
   const parsed = parseFlags(argv);
   if (parsed.kind === 'help') {
     io.stdout.write(HELP_TEXT);
-    return { exitCode: 0 };
+    return { exitCode: EXIT_CODES.passed };
   }
   if (parsed.kind === 'error') {
-    io.stdout.write(`${parsed.message}\n\n${HELP_TEXT}`);
-    return { exitCode: 2 };
+    (io.stderr ?? io.stdout).write(`rt demo: ${parsed.message} (see --help)\n`);
+    return { exitCode: EXIT_CODES.usage };
   }
-  const report = await runDemo(parsed.config, io);
-  return { exitCode: report.invariants.every((i) => i.passed) ? 0 : 1, report };
+  const report = await runDemo(parsed.config, io, parsed.timings);
+  if (report.stoppedEarly !== undefined) return { exitCode: EXIT_CODES.stoppedEarly, report };
+  const passed = report.invariants.every((i) => i.passed);
+  return { exitCode: passed ? EXIT_CODES.passed : EXIT_CODES.invariantFailed, report };
 }

@@ -1,4 +1,5 @@
 import type { Observation, Outcome, Runtime } from '@rt/core';
+import { HandlerGauge } from './handler-gauge.js';
 
 /** What the bot itself handled: handler completions per id, by kind. */
 export type HandledKind = 'event' | 'command' | 'click';
@@ -27,6 +28,8 @@ export class BotTally {
   admissionsProbed = 0;
   /** Highest `detachedInFlight` read when an admission or rejection was observed. */
   peakAtObservation = 0;
+  /** Handler bodies counted by the handlers' own wrapper (not by the runtime). */
+  readonly handlers = new HandlerGauge();
   #runtime: Runtime | undefined;
 
   bind(runtime: Runtime): void {

@@ -15,6 +15,8 @@ export interface BotOptions {
   readonly apiUrl: string;
   readonly busyText: string;
   readonly maxDetached: number;
+  /** The runtime's `detachTimeoutMs` (validated by `validateConfig`). */
+  readonly detachTimeoutMs: number;
   readonly handlerMs: number;
   readonly seed: number;
 }
@@ -56,7 +58,7 @@ export async function startBot(options: BotOptions): Promise<DemoBot> {
     adapters: [slack],
     dispatchMode: 'deferred',
     maxDetached: options.maxDetached,
-    detachTimeoutMs: Math.max(30_000, options.handlerMs * 10),
+    detachTimeoutMs: options.detachTimeoutMs,
     concurrency: 'concurrent',
     observers: [tally.observe],
   });

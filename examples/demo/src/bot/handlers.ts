@@ -16,30 +16,39 @@ export interface HandlerDeps {
 /**
  * The bot's behaviour: an LLM-like answer in the thread for each mention, an answer through
  * `response_url` for `/ask`, and an acknowledgement through `response_url` for the `approve`
- * button. Every handler waits on `ctx.signal` (so a detach timeout or shutdown stops it) and
- * records itself as handled only once its answer reached Slack.
+ * button. Every handler waits on `ctx.signal` (so a detach timeout or shutdown stops it), runs
+ * inside the tally's `HandlerGauge` (the bound check independent of the runtime), and records
+ * itself as handled only once its answer reached Slack.
  */
 export function registerHandlers(runtime: Runtime, deps: HandlerDeps): void {
   const random = createRandom(deps.seed ^ 0x5eed);
   const thinkingTime = () => Math.round(deps.handlerMs * (0.5 + random.next()));
 
-  runtime.onMention(async (ctx) => {
-    await think(thinkingTime(), ctx.signal);
-    await ctx.reply(`Here is what I found about "${ctx.event.text ?? ''}".`);
-    deps.tally.recordHandled('event', ctx.event.id);
-  });
+  const gauge = deps.tally.handlers;
 
-  runtime.onCommand('ask', async (ctx) => {
-    await think(thinkingTime(), ctx.signal);
-    await deps.slack.respond(ctx.event, `Answer to /ask ${ctx.event.text ?? ''}`, {
-      signal: ctx.signal,
-    });
-    deps.tally.recordHandled('command', ctx.event.id);
-  });
+  runtime.onMention((ctx) =>
+    gauge.run(async () => {
+      await think(thinkingTime(), ctx.signal);
+      await ctx.reply(`Here is what I found about "${ctx.event.text ?? ''}".`);
+      deps.tally.recordHandled('event', ctx.event.id);
+    }),
+  );
 
-  runtime.onAction('approve', async (ctx) => {
-    await think(thinkingTime(), ctx.signal);
-    await deps.slack.respond(ctx.event, 'Approved. Thanks!', { signal: ctx.signal });
-    deps.tally.recordHandled('click', ctx.event.id);
-  });
+  runtime.onCommand('ask', (ctx) =>
+    gauge.run(async () => {
+      await think(thinkingTime(), ctx.signal);
+      await deps.slack.respond(ctx.event, `Answer to /ask ${ctx.event.text ?? ''}`, {
+        signal: ctx.signal,
+      });
+      deps.tally.recordHandled('command', ctx.event.id);
+    }),
+  );
+
+  runtime.onAction('approve', (ctx) =>
+    gauge.run(async () => {
+      await think(thinkingTime(), ctx.signal);
+      await deps.slack.respond(ctx.event, 'Approved. Thanks!', { signal: ctx.signal });
+      deps.tally.recordHandled('click', ctx.event.id);
+    }),
+  );
 }

@@ -1,90 +1,69 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_DEMO_CONFIG, type DemoConfig } from './demo-config.js';
+import {
+  type Bounds,
+  CONFIG_BOUNDS,
+  type DemoTimings,
+  describeBounds,
+  validateConfig,
+  withinBounds,
+} from './limits.js';
 
-/** Everything one demo run is configured by. Units are in the names. */
-export interface DemoConfig {
-  /** Unique Events API events (`app_mention`) the simulator sends. */
-  readonly events: number;
-  /** Slash commands the simulator sends (never redelivered). */
-  readonly commands: number;
-  /** Button clicks the simulator sends (never redelivered). */
-  readonly clicks: number;
-  /** Mean handler time (an LLM-like call); each call takes 50%..150% of it. */
-  readonly handlerMs: number;
-  /** The runtime's admission bound. */
-  readonly maxDetached: number;
-  /** How long the flood lasts (the redelivery tail and the drain come after it). */
-  readonly durationMs: number;
-  /** Slack's retry delays are divided by this (60: one minute of Slack time is one second). */
-  readonly timeScale: number;
-  /** Seed of the traffic plan (burst sizes, timings, handler times). */
-  readonly seed: number;
-  /** Budget for the peak heap in use; the memory invariant fails above it. */
-  readonly heapBudgetMb: number;
-}
-
-/** The default run: about a minute, several times more events than the bound. */
-export const DEFAULT_DEMO_CONFIG: Readonly<DemoConfig> = Object.freeze({
-  events: 400,
-  commands: 40,
-  clicks: 40,
-  handlerMs: 2000,
-  maxDetached: 50,
-  durationMs: 54_000,
-  timeScale: 60,
-  seed: 7,
-  heapBudgetMb: 256,
-});
+const d = DEFAULT_DEMO_CONFIG;
+const b = CONFIG_BOUNDS;
+const range = (bounds: Bounds, scale = 1) => `${bounds.min / scale}..${bounds.max / scale}`;
 
 export const HELP_TEXT = `Usage: pnpm demo [-- flags]
 
 A real rt Slack bot (runtime, memory State, Slack adapter over HTTP on 127.0.0.1) flooded by a
 local Slack simulator that signs deliveries, waits 3 s for each ack, redelivers failed Events API
 deliveries on Slack's schedule (at once, +1 min, +5 min, time-compressed) and never redelivers
-slash commands or clicks. Ends with a PASS/FAIL summary; exits 1 if any invariant failed.
+slash commands or clicks. Ends with a PASS/FAIL summary.
 
-Flags:
-  --events N          unique Events API events (app_mention)           default ${DEFAULT_DEMO_CONFIG.events}
-  --commands N        slash commands                                   default ${DEFAULT_DEMO_CONFIG.commands}
-  --clicks N          button clicks                                    default ${DEFAULT_DEMO_CONFIG.clicks}
-  --handler-ms N      mean handler time in ms (each 50%..150% of it)   default ${DEFAULT_DEMO_CONFIG.handlerMs}
-  --max-detached N    the runtime's admission bound (maxDetached)      default ${DEFAULT_DEMO_CONFIG.maxDetached}
-  --duration S        seconds the flood lasts                          default ${DEFAULT_DEMO_CONFIG.durationMs / 1000}
-  --rate R            events per second instead of --duration (duration = events / rate)
-  --time-scale K      divide Slack's retry delays by K (60: 1 min -> 1 s) default ${DEFAULT_DEMO_CONFIG.timeScale}
-  --seed N            seed of the traffic plan                         default ${DEFAULT_DEMO_CONFIG.seed}
-  --heap-budget-mb N  peak heap budget for the memory check            default ${DEFAULT_DEMO_CONFIG.heapBudgetMb}
+Exit codes: 0 every invariant passed; 1 an invariant failed; 2 usage error; 3 stopped early
+(Ctrl-C or the time cap): the run did not finish, so it proves nothing.
+
+Flags (range in brackets):
+  --events N          unique Events API events (app_mention) [${range(b.events)}]   default ${d.events}
+  --commands N        /ask slash commands [${range(b.commands)}]                  default ${d.commands}
+  --clicks N          approve button clicks [${range(b.clicks)}]                default ${d.clicks}
+  --handler-ms N      mean handler time in ms, each 50%..150% [${range(b.handlerMs)}] default ${d.handlerMs}
+  --max-detached N    the runtime's admission bound [${range(b.maxDetached)}]         default ${d.maxDetached}
+  --duration S        seconds the flood lasts [${range(b.durationMs, 1000)}]             default ${d.durationMs / 1000}
+  --rate R            first deliveries per second (events, /ask and clicks together)
+                      instead of --duration: duration = (events + commands + clicks) / R
+  --time-scale K      divide Slack's retry delays by K [${range(b.timeScale)}]        default ${d.timeScale}
+  --seed N            seed of the traffic plan [${range(b.seed)}]          default ${d.seed}
+  --heap-budget-mb N  peak heap budget for the memory check [${range(b.heapBudgetMb)}] default ${d.heapBudgetMb}
   --help              show this text
 `;
 
-/** The outcome of parsing argv: a config, a request for help, or a usage error. */
+/** The outcome of parsing argv: a config (with its timers), a request for help, or a usage error. */
 export type ParsedFlags =
-  | { readonly kind: 'run'; readonly config: DemoConfig }
+  | { readonly kind: 'run'; readonly config: DemoConfig; readonly timings: DemoTimings }
   | { readonly kind: 'help' }
   | { readonly kind: 'error'; readonly message: string };
 
-function numberFlag(
-  name: string,
-  raw: string | undefined,
-  fallback: number,
-  check: (value: number) => boolean,
-  expected: string,
-): number {
+/** Reads a numeric flag; an absent flag is `fallback`. Throws a one-line `RangeError`. */
+function numberFlag(name: string, raw: string | undefined, fallback: number, bounds: Bounds) {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || !check(value)) {
-    throw new RangeError(`--${name} must be ${expected}, got "${raw}"`);
+  if (raw.trim() === '' || !withinBounds(value, bounds)) {
+    throw new RangeError(`--${name} must be ${describeBounds(bounds)}, got "${raw}"`);
   }
   return value;
 }
 
-const integerAtLeast = (min: number) => (value: number) => Number.isInteger(value) && value >= min;
-const positive = (value: number) => value > 0;
+/** Seconds as a flag shows them: whole numbers bare, others to three decimals. */
+const secondsText = (ms: number) => String(Number((ms / 1000).toFixed(3)));
 
-/** Parses demo flags with `node:util` `parseArgs`. Unknown flags are a usage error. */
+/**
+ * Parses demo flags with `node:util` `parseArgs`. Unknown flags, values outside `CONFIG_BOUNDS`
+ * and configurations whose derived timers would not fit `setTimeout` are usage errors.
+ */
 export function parseFlags(argv: readonly string[]): ParsedFlags {
-  let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
+    const { values } = parseArgs({
       args: [...argv].filter((arg) => arg !== '--'),
       strict: true,
       allowPositionals: false,
@@ -101,75 +80,54 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         'heap-budget-mb': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
-    }));
-  } catch (error) {
-    return { kind: 'error', message: (error as Error).message };
-  }
-  if (values.help === true) return { kind: 'help' };
-  const text = (name: string) => values[name] as string | undefined;
-  const d = DEFAULT_DEMO_CONFIG;
-  try {
-    if (text('duration') !== undefined && text('rate') !== undefined) {
+    });
+    if (values.help === true) return { kind: 'help' };
+    if (values.duration !== undefined && values.rate !== undefined) {
       throw new RangeError('give either --duration or --rate, not both');
     }
-    const events = numberFlag(
-      'events',
-      text('events'),
-      d.events,
-      integerAtLeast(1),
-      'an integer >= 1',
+    const events = numberFlag('events', values.events, d.events, b.events);
+    const commands = numberFlag('commands', values.commands, d.commands, b.commands);
+    const clicks = numberFlag('clicks', values.clicks, d.clicks, b.clicks);
+    const durationSeconds: Bounds = {
+      min: b.durationMs.min / 1000,
+      max: b.durationMs.max / 1000,
+      integer: false,
+    };
+    let durationMs = Math.round(
+      numberFlag('duration', values.duration, d.durationMs / 1000, durationSeconds) * 1000,
     );
-    const rate = numberFlag('rate', text('rate'), 0, positive, 'a number > 0');
-    const durationS = numberFlag(
-      'duration',
-      text('duration'),
-      d.durationMs / 1000,
-      positive,
-      'a number of seconds > 0',
-    );
+    if (values.rate !== undefined) {
+      const rate = numberFlag('rate', values.rate, 0, {
+        min: 0.000001,
+        max: 1_000_000,
+        integer: false,
+      });
+      durationMs = Math.round(((events + commands + clicks) / rate) * 1000);
+      if (!withinBounds(durationMs, b.durationMs)) {
+        throw new RangeError(
+          `--rate ${values.rate} makes the flood last ${secondsText(durationMs)} s; it must last ` +
+            `${secondsText(b.durationMs.min)} to ${secondsText(b.durationMs.max)} s`,
+        );
+      }
+    }
     const config: DemoConfig = {
       events,
-      commands: numberFlag(
-        'commands',
-        text('commands'),
-        d.commands,
-        integerAtLeast(0),
-        'an integer >= 0',
-      ),
-      clicks: numberFlag('clicks', text('clicks'), d.clicks, integerAtLeast(0), 'an integer >= 0'),
-      handlerMs: numberFlag(
-        'handler-ms',
-        text('handler-ms'),
-        d.handlerMs,
-        integerAtLeast(1),
-        'an integer >= 1',
-      ),
-      maxDetached: numberFlag(
-        'max-detached',
-        text('max-detached'),
-        d.maxDetached,
-        integerAtLeast(1),
-        'an integer >= 1',
-      ),
-      durationMs: Math.round((rate > 0 ? events / rate : durationS) * 1000),
-      timeScale: numberFlag(
-        'time-scale',
-        text('time-scale'),
-        d.timeScale,
-        positive,
-        'a number > 0',
-      ),
-      seed: numberFlag('seed', text('seed'), d.seed, integerAtLeast(0), 'an integer >= 0'),
+      commands,
+      clicks,
+      handlerMs: numberFlag('handler-ms', values['handler-ms'], d.handlerMs, b.handlerMs),
+      maxDetached: numberFlag('max-detached', values['max-detached'], d.maxDetached, b.maxDetached),
+      durationMs,
+      timeScale: numberFlag('time-scale', values['time-scale'], d.timeScale, b.timeScale),
+      seed: numberFlag('seed', values.seed, d.seed, b.seed),
       heapBudgetMb: numberFlag(
         'heap-budget-mb',
-        text('heap-budget-mb'),
+        values['heap-budget-mb'],
         d.heapBudgetMb,
-        positive,
-        'a number > 0',
+        b.heapBudgetMb,
       ),
     };
-    return { kind: 'run', config };
+    return { kind: 'run', config, timings: validateConfig(config) };
   } catch (error) {
-    return { kind: 'error', message: (error as Error).message };
+    return { kind: 'error', message: (error as Error).message.replace(/\s*\n\s*/g, ' ') };
   }
 }

@@ -7,11 +7,23 @@ export interface AttemptRecord {
   readonly result: DeliveryResult;
 }
 
-/** Where an Events API event stands, from Slack's point of view. */
-export type EventStatus = 'in-flight' | 'acked' | 'awaiting-retry' | 'exhausted';
+/**
+ * Where an Events API event stands, from Slack's point of view. `awaiting-retry`: Slack holds a
+ * scheduled retry it will deliver. `retry-cancelled`: the run stopped early and dropped that
+ * retry (real Slack would still send it; the demo never saw what happened). `exhausted`: Slack
+ * has no retry left (or was told `x-slack-no-retry`).
+ */
+export type EventStatus =
+  | 'in-flight'
+  | 'acked'
+  | 'awaiting-retry'
+  | 'retry-cancelled'
+  | 'exhausted';
 
 export interface EventRecord {
   readonly id: string;
+  /** The thread (`channel:ts`) the mention starts: where its one reply must appear. */
+  readonly thread: string;
   status: EventStatus;
   readonly attempts: AttemptRecord[];
 }
@@ -47,6 +59,8 @@ export interface SimulatorCounters {
   readonly redelivered: [number, number, number, number];
   /** Events whose three retries all failed: Slack would stop. */
   exhausted: number;
+  /** Events whose scheduled retry was dropped because the run stopped early. */
+  retriesCancelled: number;
   commandsSent: number;
   clicksSent: number;
   /** Invocations whose acknowledgement came back (any status). */
@@ -60,6 +74,14 @@ export class SimulatorLedger {
   readonly events = new Map<string, EventRecord>();
   readonly invocations = new Map<string, InvocationRecord>();
   readonly #byResponsePath = new Map<string, InvocationRecord>();
+  /**
+   * Thread replies (`chat.postMessage` with `thread_ts`) per thread `channel:thread_ts`, as the
+   * simulated Web API received them: the simulator's observation, not the bot's word.
+   */
+  readonly repliesPerThread = new Map<string, number>();
+  /** `chat.postMessage` calls outside any event's thread (top-level posts or unknown threads). */
+  strayMessages = 0;
+  readonly #eventByThread = new Map<string, EventRecord>();
   readonly counters: SimulatorCounters = {
     eventsSent: 0,
     deliveries: 0,
@@ -69,15 +91,17 @@ export class SimulatorLedger {
     noRetry: 0,
     redelivered: [0, 0, 0, 0],
     exhausted: 0,
+    retriesCancelled: 0,
     commandsSent: 0,
     clicksSent: 0,
     invocationsAcked: 0,
     invocationsFailed: 0,
   };
 
-  addEvent(id: string): EventRecord {
-    const record: EventRecord = { id, status: 'in-flight', attempts: [] };
+  addEvent(id: string, thread: string): EventRecord {
+    const record: EventRecord = { id, thread, status: 'in-flight', attempts: [] };
     this.events.set(id, record);
+    this.#eventByThread.set(thread, record);
     this.counters.eventsSent += 1;
     return record;
   }
@@ -108,6 +132,28 @@ export class SimulatorLedger {
   markExhausted(record: EventRecord): void {
     record.status = 'exhausted';
     this.counters.exhausted += 1;
+  }
+
+  /** The stop dropped the retry this event was waiting for. */
+  markRetryCancelled(record: EventRecord): void {
+    if (record.status === 'acked' || record.status === 'retry-cancelled') return;
+    record.status = 'retry-cancelled';
+    this.counters.retriesCancelled += 1;
+  }
+
+  /** A `chat.postMessage` the Web API received, in `channel` with `threadTs` (if any). */
+  recordMessage(channel: string, threadTs: string | undefined): void {
+    const thread = `${channel}:${threadTs ?? ''}`;
+    if (threadTs === undefined || !this.#eventByThread.has(thread)) {
+      this.strayMessages += 1;
+      return;
+    }
+    this.repliesPerThread.set(thread, (this.repliesPerThread.get(thread) ?? 0) + 1);
+  }
+
+  /** Thread replies the Web API received for `record`'s thread. */
+  repliesTo(record: EventRecord): number {
+    return this.repliesPerThread.get(record.thread) ?? 0;
   }
 
   addInvocation(id: string, kind: 'command' | 'click', responseUrl: string): InvocationRecord {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_DEMO_CONFIG } from '../config/flags.js';
+import { DEFAULT_DEMO_CONFIG } from '../config/demo-config.js';
 import { RedeliveryScheduler } from './redelivery.js';
 import { planTraffic } from './traffic-plan.js';
 
@@ -20,23 +20,38 @@ describe('RedeliveryScheduler', () => {
       scheduler.schedule(attempt + 1, () => send(attempt + 1));
       return Promise.resolve();
     };
-    expect(scheduler.schedule(1, () => send(1))).toBe(true);
+    expect(scheduler.schedule(1, () => send(1))).toBe('scheduled');
     const idle = scheduler.idle();
     await vi.advanceTimersByTimeAsync(10_000);
     await idle;
     expect(sentAt).toEqual([0, 1000, 6000]);
-    expect(scheduler.schedule(4, () => Promise.resolve())).toBe(false);
+    expect(scheduler.schedule(4, () => Promise.resolve())).toBe('exhausted');
   });
 
-  it('drops scheduled retries on cancel and becomes idle', async () => {
+  it('drops scheduled retries on cancel, tells each owner, and becomes idle', async () => {
     const scheduler = new RedeliveryScheduler(1);
     const send = vi.fn(() => Promise.resolve());
-    scheduler.schedule(2, send);
+    const onCancel = vi.fn();
+    scheduler.schedule(2, send, onCancel);
     expect(scheduler.scheduled).toBe(1);
     const idle = scheduler.idle();
     scheduler.cancel();
     await idle;
     await vi.advanceTimersByTimeAsync(120_000);
+    expect(send).not.toHaveBeenCalled();
+    expect(onCancel).toHaveBeenCalledTimes(1);
+    expect(scheduler.cancelled).toBe(true);
+  });
+
+  it('refuses retries scheduled after the stop, so a late failure is not retried', async () => {
+    const scheduler = new RedeliveryScheduler(60);
+    scheduler.cancel();
+    const send = vi.fn(() => Promise.resolve());
+    expect(scheduler.schedule(1, send)).toBe('cancelled');
+    expect(scheduler.schedule(4, send)).toBe('exhausted');
+    expect(scheduler.scheduled).toBe(0);
+    await scheduler.idle();
+    await vi.advanceTimersByTimeAsync(10_000);
     expect(send).not.toHaveBeenCalled();
   });
 });

@@ -9,13 +9,19 @@ export const SLACK_RETRY_DELAYS_MS: readonly number[] = Object.freeze([0, 60_000
 /** Slack's `x-slack-retry-reason` values the simulator uses. */
 export type RetryReason = 'http_error' | 'http_timeout' | 'connection_failed';
 
+/** What `schedule` did: armed the retry, found Slack out of retries, or found the run stopped. */
+export type ScheduleResult = 'scheduled' | 'exhausted' | 'cancelled';
+
 /**
  * Schedules redeliveries on Slack's schedule divided by `timeScale`. Every timer is tracked, so
- * `idle()` resolves once nothing is scheduled or running, and `cancel()` stops what is left.
+ * `idle()` resolves once nothing is scheduled or running, and `cancel()` stops what is left (and
+ * everything scheduled after it).
  */
 export class RedeliveryScheduler {
   readonly #timeScale: number;
-  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Armed timers and what to call if the stop drops them. */
+  readonly #timers = new Map<ReturnType<typeof setTimeout>, () => void>();
+  #cancelled = false;
   readonly #running = new Set<Promise<void>>();
   #idleWaiters: (() => void)[] = [];
 
@@ -34,19 +40,26 @@ export class RedeliveryScheduler {
     return delay === undefined ? undefined : delay / this.#timeScale;
   }
 
+  /** True once `cancel()` ran: nothing is scheduled any more. */
+  get cancelled(): boolean {
+    return this.#cancelled;
+  }
+
   /**
-   * Runs `send` for retry `attempt` after its delay. Returns false (and schedules nothing) when
-   * Slack would not retry any more.
+   * Runs `send` for retry `attempt` after its delay and returns `'scheduled'`. Schedules nothing
+   * and returns `'exhausted'` when Slack would not retry any more, or `'cancelled'` after
+   * `cancel()`. `onCancel` runs if `cancel()` drops this retry before it was sent.
    */
-  schedule(attempt: number, send: () => Promise<void>): boolean {
+  schedule(attempt: number, send: () => Promise<void>, onCancel?: () => void): ScheduleResult {
     const delay = this.delayBefore(attempt);
-    if (delay === undefined) return false;
+    if (delay === undefined) return 'exhausted';
+    if (this.#cancelled) return 'cancelled';
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
       this.track(send());
     }, delay);
-    this.#timers.add(timer);
-    return true;
+    this.#timers.set(timer, onCancel ?? (() => undefined));
+    return 'scheduled';
   }
 
   /** Tracks a running delivery so `idle()` waits for it. */
@@ -68,10 +81,18 @@ export class RedeliveryScheduler {
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
-  /** Drops every scheduled redelivery (running ones finish on their own). */
+  /**
+   * Drops every scheduled redelivery, calling each one's `onCancel`, and refuses later ones.
+   * Running deliveries finish on their own. Idempotent.
+   */
   cancel(): void {
-    for (const timer of this.#timers) clearTimeout(timer);
+    this.#cancelled = true;
+    const dropped = [...this.#timers];
     this.#timers.clear();
+    for (const [timer, onCancel] of dropped) {
+      clearTimeout(timer);
+      onCancel();
+    }
     this.#wakeIfIdle();
   }
 

@@ -14,7 +14,12 @@ export type DeliveryResult =
       readonly noRetry: boolean;
       readonly latencyMs: number;
     }
-  | { readonly kind: 'timeout'; readonly latencyMs: number }
+  /**
+   * No complete answer within `SLACK_ACK_TIMEOUT_MS` by the simulator's clock: the abort fired,
+   * or the response was read after the deadline (a starved timer cannot turn a late answer into
+   * an ack). `lateStatus` is the status of a late response, if one arrived.
+   */
+  | { readonly kind: 'timeout'; readonly latencyMs: number; readonly lateStatus?: number }
   | { readonly kind: 'connection_failed'; readonly latencyMs: number; readonly error: unknown };
 
 /** Extra headers of a redelivery. */
@@ -26,20 +31,24 @@ export interface RetryHeaders {
 /**
  * Delivers payloads the way Slack does: a POST with the payload's content type, signed afresh for
  * every attempt (v0 HMAC-SHA256 over `v0:{timestamp}:{body}`), abandoned after
- * `SLACK_ACK_TIMEOUT_MS` with an `AbortSignal` timeout. Never throws.
+ * `SLACK_ACK_TIMEOUT_MS` with an `AbortSignal` timeout. A response read completely but later than
+ * `SLACK_ACK_TIMEOUT_MS` after the request started (by `now`, default `performance.now`) is a
+ * timeout too, as it would be for Slack. Never throws.
  */
 export class SignerClient {
   readonly #url: string;
   readonly #secret: string;
+  readonly #now: () => number;
 
-  constructor(url: string, secret: string) {
+  constructor(url: string, secret: string, now: () => number = () => performance.now()) {
     this.#url = url;
     this.#secret = secret;
+    this.#now = now;
   }
 
   async deliver(payload: SlackTestPayload, retry?: RetryHeaders): Promise<DeliveryResult> {
-    const started = performance.now();
-    const latency = () => Math.round(performance.now() - started);
+    const started = this.#now();
+    const latency = () => Math.round(this.#now() - started);
     const signal = AbortSignal.timeout(SLACK_ACK_TIMEOUT_MS);
     try {
       const response = await fetch(this.#url, {
@@ -53,13 +62,17 @@ export class SignerClient {
         signal,
       });
       const body = await response.text();
+      const latencyMs = latency();
+      if (latencyMs > SLACK_ACK_TIMEOUT_MS) {
+        return { kind: 'timeout', latencyMs, lateStatus: response.status };
+      }
       return {
         kind: 'response',
         status: response.status,
         body,
         contentType: response.headers.get('content-type'),
         noRetry: response.headers.get('x-slack-no-retry') === '1',
-        latencyMs: latency(),
+        latencyMs,
       };
     } catch (error) {
       if (signal.aborted) return { kind: 'timeout', latencyMs: latency() };

@@ -32,10 +32,8 @@ function messageTs(index: number): string {
  */
 export class SlackSimulator {
   readonly scheduler: RedeliveryScheduler;
-  /** True once every planned first delivery has been sent. */
+  /** True once the flood is over: every planned first delivery sent, or the run stopped. */
   allSent = false;
-  /** Thread (`channel:ts`) of each event, to attribute thread replies. */
-  readonly threadOfEvent = new Map<string, string>();
   readonly #client: SignerClient;
   readonly #ledger: SimulatorLedger;
   readonly #webApi: SimulatedWebApi;
@@ -56,20 +54,23 @@ export class SlackSimulator {
   /**
    * Sends every first delivery of `plan` at its time, then resolves once every delivery,
    * redelivery and acknowledgement has finished (Slack has nothing left to send). `signal` stops
-   * the flood and drops scheduled redeliveries.
+   * the run early: planned deliveries not yet sent are never sent, and every scheduled
+   * redelivery (and any a running delivery would schedule later) is dropped and its event marked
+   * `retry-cancelled`; deliveries already on the wire finish.
    */
   async run(plan: TrafficPlan, signal: AbortSignal): Promise<void> {
-    const start = performance.now();
-    for (const item of plan.items) {
-      const wait = start + item.atMs - performance.now();
-      if (wait > 0) await sleep(wait, signal);
-      if (signal.aborted) break;
-      this.scheduler.track(this.#send(item));
-    }
-    this.allSent = true;
     const stop = () => this.scheduler.cancel();
-    signal.addEventListener('abort', stop, { once: true });
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
     try {
+      const start = performance.now();
+      for (const item of plan.items) {
+        const wait = start + item.atMs - performance.now();
+        if (wait > 0) await sleep(wait, signal);
+        if (signal.aborted) break;
+        this.scheduler.track(this.#send(item));
+      }
+      this.allSent = true;
       await this.scheduler.idle();
     } finally {
       signal.removeEventListener('abort', stop);
@@ -87,8 +88,7 @@ export class SlackSimulator {
           ts,
           text: `<@U0BOT> question ${this.#index}: summarise burst ${item.burst + 1}`,
         });
-        this.threadOfEvent.set(item.id, `${DEMO_CHANNEL}:${ts}`);
-        return this.#attempt(this.#ledger.addEvent(item.id), payload, 0);
+        return this.#attempt(this.#ledger.addEvent(item.id, `${DEMO_CHANNEL}:${ts}`), payload, 0);
       }
       case 'command': {
         const responseUrl = this.#webApi.responseUrl();
@@ -134,11 +134,14 @@ export class SlackSimulator {
       return;
     }
     const next = attempt + 1;
-    const scheduled = this.scheduler.schedule(next, () =>
-      this.#attempt(record, payload, next, retryReasonOf(result)),
+    const scheduled = this.scheduler.schedule(
+      next,
+      () => this.#attempt(record, payload, next, retryReasonOf(result)),
+      () => this.#ledger.markRetryCancelled(record),
     );
-    if (scheduled) this.#ledger.markAwaitingRetry(record);
-    else this.#ledger.markExhausted(record);
+    if (scheduled === 'scheduled') this.#ledger.markAwaitingRetry(record);
+    else if (scheduled === 'exhausted') this.#ledger.markExhausted(record);
+    else this.#ledger.markRetryCancelled(record);
   }
 
   async #invoke(item: PlannedItem, payload: SlackTestPayload, responseUrl: string): Promise<void> {

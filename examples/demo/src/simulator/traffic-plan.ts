@@ -1,4 +1,4 @@
-import type { DemoConfig } from '../config/flags.js';
+import type { DemoConfig } from '../config/demo-config.js';
 import { createRandom } from '../config/random.js';
 import { SLACK_RETRY_DELAYS_MS } from './redelivery.js';
 

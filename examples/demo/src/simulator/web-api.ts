@@ -7,21 +7,28 @@ export interface WebApiCounters {
   calls: number;
   /** `chat.postMessage` calls (the bot's thread replies). */
   messagesPosted: number;
-  /** `response_url` posts carrying the busy text. */
-  busyPosts: number;
+  /**
+   * `response_url` posts carrying the busy text, by the kind of invocation that URL was handed
+   * out with (a post to an unknown URL counts as `unknown`).
+   */
+  readonly busyPosts: { command: number; click: number; unknown: number };
   /** `response_url` posts carrying anything else (a handler's answer). */
   answerPosts: number;
 }
 
 /**
  * Slack's side of the bot's outbound traffic: `startFakeSlackApi` from `@rt/testing/slack`
- * (chat.postMessage, views.*, `response_url`s on 127.0.0.1), plus incremental bookkeeping that
- * attributes each `response_url` post to its invocation and each thread reply to its thread.
+ * (chat.postMessage, views.*, `response_url`s on 127.0.0.1), plus incremental bookkeeping into the
+ * simulator's ledger: each `chat.postMessage` to its thread (`thread_ts`), each `response_url`
+ * post to the invocation that URL was handed out with.
  */
 export class SimulatedWebApi {
-  readonly counters: WebApiCounters = { calls: 0, messagesPosted: 0, busyPosts: 0, answerPosts: 0 };
-  /** Replies per thread (`channel:thread_ts`): a user must never see two answers to one question. */
-  readonly repliesPerThread = new Map<string, number>();
+  readonly counters: WebApiCounters = {
+    calls: 0,
+    messagesPosted: 0,
+    busyPosts: { command: 0, click: 0, unknown: 0 },
+    answerPosts: 0,
+  };
   readonly #fake: FakeSlackApi;
   readonly #ledger: SimulatorLedger;
   readonly #busyText: string;
@@ -55,12 +62,15 @@ export class SimulatedWebApi {
       this.counters.calls += 1;
       if (call.method === 'chat.postMessage') {
         this.counters.messagesPosted += 1;
-        const key = `${String(call.args.channel)}:${String(call.args.thread_ts ?? '')}`;
-        this.repliesPerThread.set(key, (this.repliesPerThread.get(key) ?? 0) + 1);
+        const threadTs = call.args.thread_ts;
+        this.#ledger.recordMessage(
+          String(call.args.channel),
+          typeof threadTs === 'string' ? threadTs : undefined,
+        );
       } else if (call.method === 'response_url') {
         const text = typeof call.args.text === 'string' ? call.args.text : '';
-        this.#ledger.recordResponsePost(call.path, text);
-        if (text === this.#busyText) this.counters.busyPosts += 1;
+        const owner = this.#ledger.recordResponsePost(call.path, text);
+        if (text === this.#busyText) this.counters.busyPosts[owner?.kind ?? 'unknown'] += 1;
         else this.counters.answerPosts += 1;
       }
     }

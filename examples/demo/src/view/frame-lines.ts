@@ -1,7 +1,10 @@
 import type { Snapshot } from '../metrics.js';
 import { bar, mib, num, seconds } from './format.js';
 
-/** The live view's lines for one snapshot. */
+/**
+ * The live view's lines for one snapshot. With the default flags every line fits an 80-column
+ * terminal; the live renderer cuts longer ones to the terminal's width.
+ */
 export function frameLines(
   s: Snapshot,
   totals: { events: number; commands: number; clicks: number },
@@ -11,13 +14,17 @@ export function frameLines(
   return [
     `rt demo  ${seconds(s.elapsedMs).padStart(7)}  phase: ${s.phase}`,
     `Events API  sent ${num(s.sim.eventsSent)}/${totals.events}  acked ${num(s.sim.eventsAcked)}  ` +
-      `rejected 503 ${num(s.sim.rejected503)}  redelivered ${num(retries)} ` +
-      `(#1 ${r[1]}, #2 ${r[2]}, #3 ${r[3]})  waiting ${num(s.retriesWaiting, 3)}  exhausted ${s.sim.exhausted}`,
-    `Handled     mentions ${num(s.handled.event)}/${totals.events}  /ask ${num(s.handled.command, 3)}/${totals.commands}  ` +
-      `clicks ${num(s.handled.click, 3)}/${totals.clicks}  replies posted ${num(s.web.messagesPosted)}`,
-    `Busy shown  /ask ${num(s.busyShown.commands, 3)} (ephemeral ack)  clicks ${num(s.busyShown.clicks, 3)} (via response_url)`,
-    `In flight   ${bar(s.inFlight, s.maxDetached)} ${num(s.inFlight, 3)}/${s.maxDetached}  peak ${s.peakSampled}`,
-    `Memory      rss ${mib(s.rssBytes)} (peak ${mib(s.peakRssBytes)})  heap ${mib(s.heapUsedBytes)} (peak ${mib(s.peakHeapUsedBytes)})`,
+      `rejected 503 ${num(s.sim.rejected503)}  exhausted ${s.sim.exhausted}`,
+    `Retries     sent ${num(retries)} (#1 ${r[1]}, #2 ${r[2]}, #3 ${r[3]})  waiting ` +
+      `${num(s.retriesWaiting, 3)}  cancelled ${s.sim.retriesCancelled}`,
+    `Handled     mentions ${num(s.handled.event)}/${totals.events}  /ask ${num(s.handled.command, 3)}/` +
+      `${totals.commands}  clicks ${num(s.handled.click, 3)}/${totals.clicks}  replies ${num(s.web.messagesPosted)}`,
+    `Busy shown  /ask ${num(s.busyShown.commands, 3)} (ephemeral ack)  clicks ${num(s.busyShown.clicks, 3)} ` +
+      '(via response_url)',
+    `In flight   ${bar(s.inFlight, s.maxDetached)} ${num(s.inFlight, 3)}/${s.maxDetached}  peak ` +
+      `${s.peakSampled}  handlers ${num(s.handlersRunning, 3)}`,
+    `Memory      rss ${mib(s.rssBytes)} (peak ${mib(s.peakRssBytes)})  heap ${mib(s.heapUsedBytes)} ` +
+      `(peak ${mib(s.peakHeapUsedBytes)})`,
   ];
 }
 
