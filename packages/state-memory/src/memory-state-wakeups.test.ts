@@ -43,7 +43,7 @@ describe('memory state waitForRelease', () => {
     await waiting;
     expect(tracked.clean()).toBe(true);
     expect(state.stats().waiters).toBe(0);
-    expect(vi.getTimerCount()).toBe(1); // only the sweeper is left
+    expect(vi.getTimerCount()).toBe(0); // nothing scheduled: the sweeper is disarmed too
   });
 
   it('wakes after timeoutMs and removes its listener', async () => {

@@ -1,3 +1,4 @@
+import type { Lease } from '@rt/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryState, type MemoryState } from './memory-state.js';
 import type { MemoryStateOptions } from './options.js';
@@ -101,13 +102,65 @@ describe('createMemoryState with a fake clock', () => {
     expect(second!.fence).toBeGreaterThan(first!.fence);
   });
 
-  it('forgets a released lock at once and drops its queued check when due', async () => {
+  it('forgets a released lock and its queued check at once, disarming an idle sweeper', async () => {
     open();
     const lease = await state.acquireLock('k', 100);
+    expect(vi.getTimerCount()).toBe(1);
     await state.releaseLock(lease!);
-    expect(state.stats()).toMatchObject({ locks: 0, scheduled: 1 });
-    clock.advance(100);
     expect(state.stats()).toMatchObject({ locks: 0, scheduled: 0 });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('keeps one queued check per key through 100,000 acquire/release cycles with a 30 s TTL', async () => {
+    open();
+    const other = await state.acquireLock('other', 30_000);
+    for (let cycle = 0; cycle < 100_000; cycle += 1) {
+      const lease = await state.acquireLock('k', 30_000);
+      expect(await state.releaseLock(lease!)).toBe(true);
+      if (cycle % 10_000 === 0) clock.advance(1); // a sweeper tick now and then
+    }
+    expect(state.stats()).toEqual({ marks: 0, locks: 1, scheduled: 1, waiters: 0 });
+    const held = await state.acquireLock('k', 30_000);
+    expect(state.stats()).toMatchObject({ locks: 2, scheduled: 2 });
+    await state.releaseLock(held!);
+    await state.releaseLock(other!);
+    expect(state.stats()).toEqual({ marks: 0, locks: 0, scheduled: 0, waiters: 0 });
+  });
+
+  it('keeps exactly one queued check per stored entry under a random mix of operations', async () => {
+    open({ sweepBatchSize: 7 });
+    let seed = 11;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const leases = new Map<string, Lease>();
+    for (let step = 0; step < 20_000; step += 1) {
+      const key = `k${random(40)}`;
+      const roll = random(10);
+      if (roll < 3) {
+        const lease = await state.acquireLock(key, 50 + random(500));
+        if (lease) leases.set(key, lease);
+      } else if (roll < 5) {
+        const lease = leases.get(key);
+        if (lease) await state.releaseLock(lease);
+        leases.delete(key);
+      } else if (roll < 7) {
+        const lease = leases.get(key);
+        if (lease) await state.renewLock(lease, 50 + random(500));
+      } else if (roll < 9) {
+        await state.markEvent(`e${random(200)}`, 50 + random(500));
+      } else {
+        clock.advance(random(120));
+      }
+      const stats = state.stats();
+      if (stats.scheduled !== stats.marks + stats.locks) {
+        throw new Error(`step ${step}: ${JSON.stringify(stats)}`);
+      }
+    }
+    clock.advance(1000);
+    expect(state.stats()).toEqual({ marks: 0, locks: 0, scheduled: 0, waiters: 0 });
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('arms no sweeper while nothing is scheduled and none after close', async () => {

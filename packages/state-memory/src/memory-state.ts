@@ -5,7 +5,10 @@
  * no other operation can interleave. Expiry: an entry is alive while `now() < expiresAt`. Expired
  * entries are reclaimed lazily when touched and by an incremental sweeper driven by a min-heap of
  * deadlines (bounded work per tick, `unref()`ed timer), so memory follows the live set even under
- * a flood of unique keys, and no operation scans the store.
+ * a flood of unique keys, and no operation scans the store. Every stored entry has exactly one
+ * scheduled check: a renewed or re-marked entry keeps its check (which reschedules itself when it
+ * comes due), and a released lock removes its check from the heap at once (O(log n)), so churn on
+ * one key (acquire, release, acquire, ...) never piles up checks.
  */
 import { randomUUID } from 'node:crypto';
 import type { Lease, LockWakeups, State } from '@rt/core';
@@ -17,7 +20,7 @@ import {
   ReleaseWaiters,
   StateClosedError,
 } from '@rt/core';
-import { ExpiryHeap } from './expiry-heap.js';
+import { ExpiryHeap, type ExpiryItem } from './expiry-heap.js';
 import {
   type MemoryStateOptions,
   type ResolvedMemoryStateOptions,
@@ -30,7 +33,10 @@ export interface MemoryStateStats {
   readonly marks: number;
   /** Lock entries stored, including expired ones not yet reclaimed. */
   readonly locks: number;
-  /** Expiry checks queued for the sweeper. */
+  /**
+   * Expiry checks queued for the sweeper: exactly one per stored mark or lock (`marks + locks`),
+   * whatever the churn.
+   */
   readonly scheduled: number;
   /** Callers parked in `waitForRelease`. */
   readonly waiters: number;
@@ -44,12 +50,16 @@ export interface MemoryState extends State, LockWakeups {
 
 interface MarkEntry {
   expiresAt: number;
+  /** The entry's one queued expiry check. */
+  check?: ExpiryItem<Scheduled>;
 }
 
 interface LockEntry {
   token: string;
   fence: number;
   expiresAt: number;
+  /** The entry's one queued expiry check, removed with the entry on release. */
+  check?: ExpiryItem<Scheduled>;
 }
 
 type Scheduled =
@@ -188,8 +198,7 @@ class MemoryStateImpl implements MemoryState {
 
   close(): Promise<void> {
     if (this.#closed === undefined) {
-      clearTimeout(this.#sweepTimer);
-      this.#sweepTimer = undefined;
+      this.#disarmSweeper();
       this.#expiries.clear();
       this.#marks.clear();
       this.#locks.clear();
@@ -203,14 +212,26 @@ class MemoryStateImpl implements MemoryState {
     if (this.#closed !== undefined) throw new StateClosedError('memory', operation);
   }
 
+  /** Forgets the lock on `key` with its queued check, and wakes the key's waiters. */
   #dropLock(key: string): void {
+    const entry = this.#locks.get(key);
     this.#locks.delete(key);
+    if (entry?.check !== undefined) {
+      this.#expiries.remove(entry.check);
+      entry.check = undefined;
+      if (this.#expiries.size === 0) this.#disarmSweeper();
+    }
     this.#waiters.wake(key);
   }
 
   #schedule(item: Scheduled): void {
-    this.#expiries.push(item.entry.expiresAt, item);
+    item.entry.check = this.#expiries.push(item.entry.expiresAt, item);
     this.#armSweeper(this.#options.sweepIntervalMs);
+  }
+
+  #disarmSweeper(): void {
+    clearTimeout(this.#sweepTimer);
+    this.#sweepTimer = undefined;
   }
 
   #armSweeper(delayMs: number): void {
@@ -234,13 +255,15 @@ class MemoryStateImpl implements MemoryState {
     if (next !== undefined) this.#armSweeper(next <= now ? 0 : this.#options.sweepIntervalMs);
   }
 
-  /** Reclaims the entry when it expired; reschedules it when it was extended; skips stale items. */
+  /** Reclaims the entry when it expired; reschedules it when it was extended. */
   #check(item: Scheduled, now: number): void {
+    item.entry.check = undefined; // popped
     const map: Map<string, MarkEntry | LockEntry> =
       item.kind === 'mark' ? this.#marks : this.#locks;
-    if (map.get(item.key) !== item.entry) return;
+    if (map.get(item.key) !== item.entry) return; // defensive: removal takes the check along
     if (item.entry.expiresAt > now) {
-      this.#expiries.push(item.entry.expiresAt, item);
+      // Pushed directly: the running sweep decides when it next runs.
+      item.entry.check = this.#expiries.push(item.entry.expiresAt, item);
     } else if (item.kind === 'lock') {
       this.#dropLock(item.key);
     } else {

@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DispatchResult } from '../dispatch/dispatch-result.js';
 import { PreemptedError } from '../errors.js';
+import type { FinishedDelivery } from '../outcomes/outcome.js';
+import type { ConcurrencyOptions } from '../runtime/options.js';
 import { setup } from '../test-support/setup.js';
 import { deferred } from '../test-support/test-adapter.js';
+
+/** The accepted delivery's `settled`; fails the test when the dispatch was not accepted. */
+function settledOf(result: DispatchResult): Promise<FinishedDelivery> {
+  expect(result.status).toBe('accepted');
+  return (result as Extract<DispatchResult, { status: 'accepted' }>).settled;
+}
 
 describe('lease renewal and lease-loss cancellation', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -16,7 +25,7 @@ describe('lease renewal and lease-loss cancellation', () => {
     const renewals = state.calls.filter((c) => c.startsWith('renewLock')).length;
     expect(renewals).toBe(10);
     hold.resolve();
-    if (result.status === 'accepted') expect((await result.settled).outcome).toBe('completed');
+    expect((await settledOf(result)).outcome).toBe('completed');
     expect(state.locks.size).toBe(0);
     const before = state.calls.length;
     await vi.advanceTimersByTimeAsync(10_000);
@@ -44,7 +53,7 @@ describe('lease renewal and lease-loss cancellation', () => {
     expect(reason).toBeInstanceOf(PreemptedError);
     expect(ofType('lease_lost')).toMatchObject([{ lockKey: 'test:T1:t' }]);
     cleanup.resolve();
-    if (result.status === 'accepted') expect((await result.settled).outcome).toBe('preempted');
+    expect((await settledOf(result)).outcome).toBe('preempted');
     expect(state.locks.get('test:T1:t')).toBe(successor);
     expect(state.calls.filter((c) => c.startsWith('releaseLock'))).toEqual([]);
   });
@@ -68,7 +77,7 @@ describe('lease renewal and lease-loss cancellation', () => {
     expect(ofType('state_error').map((o) => o.operation)).toEqual(['renewLock', 'renewLock']);
     await vi.advanceTimersByTimeAsync(1);
     expect(reason).toMatchObject({ code: 'RT_PREEMPTED' });
-    if (result.status === 'accepted') expect((await result.settled).outcome).toBe('preempted');
+    expect((await settledOf(result)).outcome).toBe('preempted');
   });
 
   it('exposes a fence that increases for each new holder of the key', async () => {
@@ -77,10 +86,62 @@ describe('lease renewal and lease-loss cancellation', () => {
     runtime.onMessage((ctx) => void fences.push(ctx.lock!.fence));
     for (let i = 0; i < 3; i += 1) {
       const r = await adapter.send({ thread: 't' });
-      if (r.status === 'accepted') await r.settled;
+      await settledOf(r);
     }
     expect(fences).toHaveLength(3);
     expect(fences[0]!).toBeLessThan(fences[1]!);
     expect(fences[1]!).toBeLessThan(fences[2]!);
   });
+
+  it.each<[string, ConcurrencyOptions, number]>([
+    ['queue', { strategy: 'queue' }, 0],
+    ['debounce', { strategy: 'debounce', debounceMs: 100 }, 100],
+    ['burst', { strategy: 'burst', burstWindowMs: 100 }, 100],
+  ])(
+    'preempts a %s handler whose lease is lost with PreemptedError on ctx.signal, and neither it nor the next delivery touches the successor',
+    async (_name, concurrency, startAfterMs) => {
+      const { runtime, adapter, state, ofType } = setup({ lockTtlMs: 3000, concurrency });
+      let reason: unknown;
+      let fence: number | undefined;
+      const ran: string[] = [];
+      const cleanup = deferred();
+      runtime.onMessage(async (ctx) => {
+        ran.push(ctx.event.id);
+        if (ctx.event.id === 'next') return;
+        fence = ctx.lock?.fence;
+        await new Promise<void>((resolve) =>
+          ctx.signal.addEventListener('abort', () => {
+            reason = ctx.signal.reason;
+            resolve();
+          }),
+        );
+        await cleanup.promise;
+      });
+      const result = await adapter.send({ id: 'first', thread: 't' });
+      await vi.advanceTimersByTimeAsync(startAfterMs);
+      expect(ran).toEqual(['first']);
+      // Another holder takes over the key (our lease was lost at the State).
+      const successor = { token: 'successor', fence: 99, expiresAt: Date.now() + 60_000 };
+      state.locks.set('test:T1:t', successor);
+      await vi.advanceTimersByTimeAsync(1000); // the first renewal is refused
+      expect(reason).toBeInstanceOf(PreemptedError);
+      expect(ofType('lease_lost')).toMatchObject([{ lockKey: 'test:T1:t', fence }]);
+      const next = await adapter.send({ id: 'next', thread: 't' });
+      // The preempted handler has not settled: its delivery keeps its slot until it does.
+      expect(runtime.stats().detachedInFlight).toBe(2);
+      cleanup.resolve();
+      expect(await settledOf(result)).toMatchObject({ outcome: 'preempted', error: reason });
+      expect(state.calls.filter((c) => c.startsWith('releaseLock'))).toEqual([]);
+
+      // The next delivery waits for the successor instead of running over it.
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(ran).toEqual(['first']);
+      expect(state.locks.get('test:T1:t')).toBe(successor);
+      state.locks.delete('test:T1:t'); // the successor releases (on another instance)
+      await vi.advanceTimersByTimeAsync(2000); // lockPollMaxMs
+      expect(ran).toEqual(['first', 'next']);
+      expect((await settledOf(next)).outcome).toBe('completed');
+      expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, parked: 0 });
+    },
+  );
 });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RtEvent } from '../event/event.js';
-import { ACCEPTED_OUTCOMES, OUTCOMES } from '../outcomes/outcome.js';
+import type { Observation } from '../observe/observation.js';
+import { ACCEPTED_OUTCOMES, OUTCOMES, type Outcome } from '../outcomes/outcome.js';
 import { setup } from '../test-support/setup.js';
 import { makeEvent } from '../test-support/test-adapter.js';
 import type { StrategyName } from './options.js';
@@ -25,6 +26,24 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     });
   });
 
+/** Everything seen of one event id across its deliveries (a re-sent event shares the id). */
+interface Track {
+  /** `dispatch` calls with this id. */
+  dispatches: number;
+  /** `dispatch_admitted` observations. */
+  admitted: number;
+  /** Outcomes of its `dispatch_finished` observations, in order. */
+  finished: Outcome[];
+  /** Accepted deferred results, and how often their `settled` resolved. */
+  acceptedDeferred: number;
+  settledResolutions: number;
+  settledOutcome?: Outcome;
+  /** Sync results that ran the strategy (`status: 'completed'`). */
+  completedSync: Outcome[];
+}
+
+const isAcceptedOutcome = (outcome: Outcome) => ACCEPTED_OUTCOMES.includes(outcome);
+
 describe('accounting invariant: every delivery reaches exactly one terminal outcome', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
@@ -39,11 +58,55 @@ describe('accounting invariant: every delivery reaches exactly one terminal outc
     'holds for %s under a randomized mix with shutdown in the middle (seed %i)',
     async (strategy, seed) => {
       const random = prng(seed);
-      const maxDetached = 64;
-      let boundViolations = 0;
+      const maxDetached = 24;
+      const maxDetachedPerTenant = 12;
+      const tracks = new Map<string, Track>();
+      const track = (id: string): Track => {
+        let t = tracks.get(id);
+        if (!t) {
+          t = {
+            dispatches: 0,
+            admitted: 0,
+            finished: [],
+            acceptedDeferred: 0,
+            settledResolutions: 0,
+            completedSync: [],
+          };
+          tracks.set(id, t);
+        }
+        return t;
+      };
+      // Measured from observations and handler calls only, never from runtime.stats(): deferred
+      // deliveries admitted and not yet finished, per tenant, and handlers running per event id.
+      const pending = new Map<string, string>(); // event id -> tenant
+      let maxPending = 0;
+      let maxPendingPerTenant = 0;
+      const running = new Map<string, number>();
+      let runningDeferred = 0;
+      let maxRunningDeferred = 0;
+      const handled = new Set<string>();
+      const violations: string[] = [];
+      const observer = (o: Observation) => {
+        if (o.type === 'dispatch_admitted') {
+          const t = track(o.event.id);
+          t.admitted += 1;
+          if (o.mode === 'deferred') {
+            pending.set(o.event.id, o.event.tenant);
+            maxPending = Math.max(maxPending, pending.size);
+            const ofTenant = [...pending.values()].filter((x) => x === o.event.tenant).length;
+            maxPendingPerTenant = Math.max(maxPendingPerTenant, ofTenant);
+          }
+        } else if (o.type === 'dispatch_finished') {
+          track(o.event.id).finished.push(o.outcome);
+          if (!isAcceptedOutcome(o.outcome)) return; // e.g. a redelivery found a duplicate
+          pending.delete(o.event.id);
+          // A slot is given back only after the handler's promise settled.
+          if (running.has(o.event.id)) violations.push(`${o.event.id} finished while running`);
+        }
+      };
       const { runtime, adapter, state, observations } = setup({
         maxDetached,
-        maxDetachedPerTenant: 40,
+        maxDetachedPerTenant,
         detachTimeoutMs: 400,
         lockTtlMs: 900,
         concurrency: {
@@ -55,18 +118,45 @@ describe('accounting invariant: every delivery reaches exactly one terminal outc
           lockPollInitialMs: 10,
           lockPollMaxMs: 80,
         },
-        observers: [
-          () => void (runtime.stats().detachedInFlight > maxDetached && boundViolations++),
-        ],
+        observers: [observer],
       });
       adapter.shapeModes.set('modal', 'sync');
       state.faults.markEvent = () => (random() < 0.03 ? new Error('flaky state') : undefined);
       state.faults.renewLock = () => (random() < 0.05 ? false : undefined);
       runtime.onMessage(async (ctx) => {
-        const roll = random();
-        if (roll < 0.15) throw new Error('handler bug');
-        if (roll < 0.3) return sleep(600); // ignores its signal, outlives detachTimeoutMs
-        return sleep(Math.floor(random() * 200), ctx.signal);
+        const ids = ctx.batch.map((e) => e.id);
+        for (const id of ids) {
+          const t = tracks.get(id);
+          // Handlers run only for admitted deliveries that have not finished, each at most once.
+          if (t?.admitted !== 1) violations.push(`${id} handled without admission`);
+          else if (t.finished.some(isAcceptedOutcome))
+            violations.push(`${id} handled after finish`);
+          if (handled.has(id)) violations.push(`${id} handled twice`);
+          handled.add(id);
+          running.set(id, (running.get(id) ?? 0) + 1);
+        }
+        for (const skipped of ctx.skipped) {
+          const outcomes = tracks.get(skipped.id)?.finished.filter(isAcceptedOutcome);
+          if (outcomes?.join() !== 'superseded')
+            violations.push(`${skipped.id} skipped unfinished`);
+        }
+        if (ctx.mode === 'deferred') {
+          runningDeferred += 1;
+          maxRunningDeferred = Math.max(maxRunningDeferred, runningDeferred);
+        }
+        try {
+          const roll = random();
+          if (roll < 0.15) throw new Error('handler bug');
+          if (roll < 0.3) return await sleep(600); // ignores its signal, outlives detachTimeoutMs
+          return await sleep(Math.floor(random() * 200), ctx.signal);
+        } finally {
+          if (ctx.mode === 'deferred') runningDeferred -= 1;
+          for (const id of ids) {
+            const left = running.get(id)! - 1;
+            if (left === 0) running.delete(id);
+            else running.set(id, left);
+          }
+        }
       });
       runtime.onCommand('never-sent', () => {});
 
@@ -89,9 +179,23 @@ describe('accounting invariant: every delivery reaches exactly one terminal outc
           });
           seen.push(event);
         }
+        const t = track(event.id);
+        t.dispatches += 1;
         const outcome = runtime.dispatch(event).then(
           (result) => {
-            if (result.status === 'accepted') settled.push(result.settled);
+            if (result.status === 'accepted') {
+              t.acceptedDeferred += 1;
+              settled.push(
+                result.settled.then((finished) => {
+                  t.settledResolutions += 1;
+                  t.settledOutcome = finished.outcome;
+                  if (finished.event.id !== event.id)
+                    violations.push(`${event.id} settled as other`);
+                }),
+              );
+            } else if (result.status === 'completed') {
+              t.completedSync.push(result.outcome);
+            }
           },
           (error: { reason?: string; code?: string }) => {
             rejectionReasons.push(error.reason ?? error.code ?? 'unknown');
@@ -106,6 +210,40 @@ describe('accounting invariant: every delivery reaches exactly one terminal outc
       await Promise.all(settled);
       await Promise.all(settled); // settled promises pushed late
 
+      expect(violations).toEqual([]);
+      // Per event id: one terminal observation per delivery; one accepted outcome per admission.
+      const mismatches: string[] = [];
+      for (const [id, t] of tracks) {
+        const accepted = t.finished.filter(isAcceptedOutcome);
+        if (t.finished.length !== t.dispatches) mismatches.push(`${id}: finished ${t.finished}`);
+        if (t.admitted > 1 || accepted.length !== t.admitted) {
+          mismatches.push(`${id}: admitted ${t.admitted}, accepted outcomes ${accepted}`);
+        }
+        if (t.acceptedDeferred + t.completedSync.length !== t.admitted) {
+          mismatches.push(`${id}: admitted ${t.admitted}, results ${t.acceptedDeferred}`);
+        }
+        if (t.settledResolutions !== t.acceptedDeferred) {
+          mismatches.push(`${id}: settled resolved ${t.settledResolutions} times`);
+        }
+        if (t.acceptedDeferred === 1 && t.settledOutcome !== accepted[0]) {
+          mismatches.push(`${id}: settled ${t.settledOutcome}, observed ${accepted[0]}`);
+        }
+        if (t.completedSync.length === 1 && t.completedSync[0] !== accepted[0]) {
+          mismatches.push(`${id}: sync result ${t.completedSync[0]}, observed ${accepted[0]}`);
+        }
+      }
+      expect(mismatches).toEqual([]);
+      // The bound, measured independently: admitted-but-unfinished deferred deliveries (and the
+      // deferred handlers among them) never exceed maxDetached, per tenant never its ceiling.
+      expect(pending.size).toBe(0);
+      expect(maxPending).toBeLessThanOrEqual(maxDetached);
+      expect(maxPendingPerTenant).toBeLessThanOrEqual(maxDetachedPerTenant);
+      expect(maxRunningDeferred).toBeLessThanOrEqual(maxDetached);
+      expect(running.size).toBe(0);
+      // The mix saturates the bound (and the tenant ceiling), so the checks above are tight.
+      expect(maxPending).toBeGreaterThanOrEqual(maxDetached - 2);
+      expect(maxPendingPerTenant).toBeGreaterThanOrEqual(maxDetachedPerTenant - 2);
+
       const stats = runtime.stats();
       const counts = stats.outcomes;
       const sum = (keys: readonly string[]) =>
@@ -114,9 +252,11 @@ describe('accounting invariant: every delivery reaches exactly one terminal outc
       expect(sum(OUTCOMES)).toBe(stats.received);
       expect(sum(ACCEPTED_OUTCOMES)).toBe(stats.accepted);
       expect(observations.filter((o) => o.type === 'dispatch_finished')).toHaveLength(total);
+      expect(observations.filter((o) => o.type === 'dispatch_admitted')).toHaveLength(
+        stats.accepted,
+      );
       expect(stats).toMatchObject({ detachedInFlight: 0, parked: 0, syncInFlight: 0 });
       expect(stats.perTenantInFlight).toEqual({});
-      expect(boundViolations).toBe(0);
       // The mix really exercised the interesting paths.
       expect(counts.shutdown + counts['admission-rejected']).toBeGreaterThan(0);
       expect(counts.failed).toBeGreaterThan(0);

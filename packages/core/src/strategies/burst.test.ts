@@ -1,6 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DispatchResult } from '../dispatch/dispatch-result.js';
+import type { FinishedDelivery } from '../outcomes/outcome.js';
 import { setup } from '../test-support/setup.js';
 import { deferred, flush } from '../test-support/test-adapter.js';
+
+/** The accepted delivery's `settled`; fails the test when the dispatch was not accepted. */
+function settledOf(result: DispatchResult): Promise<FinishedDelivery> {
+  expect(result.status).toBe('accepted');
+  return (result as Extract<DispatchResult, { status: 'accepted' }>).settled;
+}
+
+/** The outcome the delivery has reached by now, or `'pending'`: never waits for timers. */
+async function outcomeNow(result: DispatchResult): Promise<string> {
+  let outcome = 'pending';
+  void settledOf(result).then((f) => {
+    outcome = f.outcome;
+  });
+  await flush();
+  return outcome;
+}
 
 describe('burst strategy', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -37,9 +55,7 @@ describe('burst strategy', () => {
     expect(batches[2]).toEqual(['e20', 'e21', 'e22', 'e23', 'e24']);
     expect(runtime.stats().detachedInFlight).toBe(5);
     gates[2]!.resolve();
-    const outcomes = await Promise.all(
-      results.map((r) => (r.status === 'accepted' ? r.settled.then((f) => f.outcome) : r.status)),
-    );
+    const outcomes = await Promise.all(results.map((r) => settledOf(r).then((f) => f.outcome)));
     expect(outcomes).toEqual(Array(25).fill('completed'));
     expect(batches.flat()).toEqual(Array.from({ length: 25 }, (_, i) => `e${i}`));
     expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, parked: 0 });
@@ -52,9 +68,7 @@ describe('burst strategy', () => {
     });
     const results = [await adapter.send({ thread: 't' }), await adapter.send({ thread: 't' })];
     await vi.advanceTimersByTimeAsync(50);
-    for (const r of results) {
-      if (r.status === 'accepted') expect((await r.settled).outcome).toBe('failed');
-    }
+    for (const r of results) expect((await settledOf(r)).outcome).toBe('failed');
   });
 
   it('ends an open batch with shutdown at once for every member', async () => {
@@ -67,9 +81,7 @@ describe('burst strategy', () => {
     });
     const results = [await adapter.send({ thread: 't' }), await adapter.send({ thread: 't' })];
     await runtime.shutdown();
-    for (const r of results) {
-      if (r.status === 'accepted') expect((await r.settled).outcome).toBe('shutdown');
-    }
+    for (const r of results) expect((await settledOf(r)).outcome).toBe('shutdown');
     expect(ran).toBe(false);
     expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, parked: 0 });
   });
@@ -83,5 +95,41 @@ describe('burst strategy', () => {
     await adapter.send({ thread: 'a' });
     await vi.advanceTimersByTimeAsync(100);
     expect(batches.sort()).toEqual([['a', 'a'], ['b']]);
+  });
+
+  it('ends a closed batch queued behind a running one with shutdown at once; the running batch keeps its grace', async () => {
+    const { runtime, adapter } = setup({
+      concurrency: { strategy: 'burst', burstWindowMs: 10_000, maxBatch: 2 },
+    });
+    const hold = deferred();
+    const batches: string[][] = [];
+    runtime.onMessage(async (ctx) => {
+      batches.push(ctx.batch.map((e) => e.id));
+      await hold.promise;
+    });
+    const running = [
+      await adapter.send({ id: 'a1', thread: 't' }),
+      await adapter.send({ id: 'a2', thread: 't' }), // maxBatch closes the batch: it runs
+    ];
+    await flush();
+    const queued = [
+      await adapter.send({ id: 'b1', thread: 't' }),
+      await adapter.send({ id: 'b2', thread: 't' }), // closed, waiting behind the running batch
+    ];
+    await flush();
+    expect(batches).toEqual([['a1', 'a2']]);
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 4, parked: 2 });
+
+    const stopping = runtime.shutdown({ graceMs: 60_000 });
+    // No timer runs: the queued members leave without waiting for the running batch.
+    expect(await Promise.all(queued.map(outcomeNow))).toEqual(['shutdown', 'shutdown']);
+    expect(await Promise.all(running.map(outcomeNow))).toEqual(['pending', 'pending']);
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 2, parked: 0 });
+
+    hold.resolve();
+    await stopping;
+    expect(await Promise.all(running.map(outcomeNow))).toEqual(['completed', 'completed']);
+    expect(batches).toEqual([['a1', 'a2']]);
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, parked: 0 });
   });
 });

@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DispatchResult } from '../dispatch/dispatch-result.js';
+import type { FinishedDelivery } from '../outcomes/outcome.js';
 import { setup } from '../test-support/setup.js';
 import { deferred, flush } from '../test-support/test-adapter.js';
+
+/** The accepted delivery's `settled`; fails the test when the dispatch was not accepted. */
+function settledOf(result: DispatchResult): Promise<FinishedDelivery> {
+  expect(result.status).toBe('accepted');
+  return (result as Extract<DispatchResult, { status: 'accepted' }>).settled;
+}
 
 describe('concurrent strategy', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -34,8 +42,7 @@ describe('concurrent strategy', () => {
       hold.resolve();
       await flush();
     }
-    for (const r of results)
-      if (r.status === 'accepted') expect((await r.settled).outcome).toBe('completed');
+    for (const r of results) expect((await settledOf(r)).outcome).toBe('completed');
     expect(started).toEqual([0, 1, 2]);
     expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, parked: 0 });
   });
@@ -68,9 +75,7 @@ describe('concurrent strategy', () => {
     await flush();
     expect(started).toEqual([0, 2, 3]);
     gates.get(3)!.resolve();
-    const outcomes = await Promise.all(
-      results.map((r) => (r.status === 'accepted' ? r.settled.then((f) => f.outcome) : 'none')),
-    );
+    const outcomes = await Promise.all(results.map((r) => settledOf(r).then((f) => f.outcome)));
     expect(outcomes).toEqual(['timed-out', 'timed-out', 'completed', 'completed']);
     expect(runtime.stats()).toMatchObject({ parked: 0, detachedInFlight: 0 });
   });

@@ -1,5 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DispatchResult } from '../dispatch/dispatch-result.js';
+import type { FinishedDelivery } from '../outcomes/outcome.js';
 import { setup } from '../test-support/setup.js';
+import { deferred, flush } from '../test-support/test-adapter.js';
+
+/** The accepted delivery's `settled`; fails the test when the dispatch was not accepted. */
+function settledOf(result: DispatchResult): Promise<FinishedDelivery> {
+  expect(result.status).toBe('accepted');
+  return (result as Extract<DispatchResult, { status: 'accepted' }>).settled;
+}
+
+/** The outcome the delivery has reached by now, or `'pending'`: never waits for timers. */
+async function outcomeNow(result: DispatchResult): Promise<string> {
+  let outcome = 'pending';
+  void settledOf(result).then((f) => {
+    outcome = f.outcome;
+  });
+  await flush();
+  return outcome;
+}
 
 describe('debounce strategy', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -19,9 +38,7 @@ describe('debounce strategy', () => {
     expect(calls).toEqual([]);
     expect(runtime.stats().parked).toBe(1);
     await vi.advanceTimersByTimeAsync(400);
-    const outcomes = await Promise.all(
-      results.map((r) => (r.status === 'accepted' ? r.settled.then((f) => f.outcome) : r.status)),
-    );
+    const outcomes = await Promise.all(results.map((r) => settledOf(r).then((f) => f.outcome)));
     expect(outcomes).toEqual(['superseded', 'superseded', 'superseded', 'superseded', 'completed']);
     expect(calls).toEqual([{ id: 'm4', skipped: ['m0', 'm1', 'm2', 'm3'] }]);
     expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, parked: 0 });
@@ -54,7 +71,85 @@ describe('debounce strategy', () => {
     expect(ran).toEqual(['long']);
     release();
     await vi.advanceTimersByTimeAsync(0);
-    if (next.status === 'accepted') expect((await next.settled).outcome).toBe('completed');
+    expect((await settledOf(next)).outcome).toBe('completed');
     expect(ran).toEqual(['long', 'next']);
+  });
+
+  it('ends a delivery parked in its quiet window with timed-out at its detach timeout, releasing its slot', async () => {
+    const { runtime, adapter } = setup({
+      detachTimeoutMs: 1000,
+      concurrency: { strategy: 'debounce', debounceMs: 5000 },
+    });
+    let calls = 0;
+    runtime.onMessage(() => {
+      calls += 1;
+    });
+    const parked = await adapter.send({ thread: 't' });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(await outcomeNow(parked)).toBe('pending');
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 1, parked: 1 });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await settledOf(parked)).toMatchObject({
+      outcome: 'timed-out',
+      error: { code: 'RT_DETACH_TIMEOUT' },
+    });
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, parked: 0 });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('ends a survivor waiting for the lock a running handler holds with timed-out at its detach timeout, releasing its slot', async () => {
+    const { runtime, adapter, state } = setup({
+      detachTimeoutMs: 1000,
+      concurrency: { strategy: 'debounce', debounceMs: 100 },
+    });
+    const hold = deferred();
+    const ran: string[] = [];
+    runtime.onMessage(async (ctx) => {
+      ran.push(ctx.event.id);
+      if (ctx.event.id === 'long') await hold.promise;
+    });
+    // The holder is a sync delivery: no detach timeout of its own.
+    adapter.shapeModes.set('modal', 'sync');
+    const long = adapter.send({ id: 'long', thread: 't', shape: 'modal' });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(ran).toEqual(['long']);
+    const waiter = await adapter.send({ id: 'waiter', thread: 't' });
+    await vi.advanceTimersByTimeAsync(999); // its window is over; it polls for the lock
+    expect(await outcomeNow(waiter)).toBe('pending');
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 1, parked: 1 });
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await settledOf(waiter)).outcome).toBe('timed-out');
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, parked: 0 });
+    const acquiresAfterTimeout = state.calls.filter((c) => c.startsWith('acquireLock')).length;
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(state.calls.filter((c) => c.startsWith('acquireLock'))).toHaveLength(
+      acquiresAfterTimeout,
+    );
+    hold.resolve();
+    await expect(long).resolves.toMatchObject({ status: 'completed', outcome: 'completed' });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(ran).toEqual(['long']);
+  });
+
+  it('ends a delivery parked in its quiet window with shutdown at once when shutdown starts', async () => {
+    const { runtime, adapter } = setup({ concurrency: { strategy: 'debounce', debounceMs: 5000 } });
+    let calls = 0;
+    runtime.onMessage(() => {
+      calls += 1;
+    });
+    const first = await adapter.send({ thread: 't' });
+    const parked = await adapter.send({ thread: 't' });
+    const other = await adapter.send({ thread: 'u' });
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 2, parked: 2 });
+    const stopping = runtime.shutdown({ graceMs: 60_000 });
+    // No timer runs: leaving must not wait for the window, the grace period or a poll.
+    expect(await outcomeNow(parked)).toBe('shutdown');
+    expect(await outcomeNow(other)).toBe('shutdown');
+    expect(await outcomeNow(first)).toBe('superseded');
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, parked: 0 });
+    await stopping;
+    expect(calls).toBe(0);
   });
 });

@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DispatchResult } from '../dispatch/dispatch-result.js';
+import type { FinishedDelivery } from '../outcomes/outcome.js';
 import { setup } from '../test-support/setup.js';
 import { deferred } from '../test-support/test-adapter.js';
+
+/** The accepted delivery's `settled`; fails the test when the dispatch was not accepted. */
+function settledOf(result: DispatchResult): Promise<FinishedDelivery> {
+  expect(result.status).toBe('accepted');
+  return (result as Extract<DispatchResult, { status: 'accepted' }>).settled;
+}
 
 describe('drop strategy', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -16,12 +24,11 @@ describe('drop strategy', () => {
     });
     const first = await adapter.send({ thread: 'th' });
     const second = await adapter.send({ thread: 'th' });
-    expect(second.status).toBe('accepted');
-    if (second.status === 'accepted') expect((await second.settled).outcome).toBe('dropped');
+    expect((await settledOf(second)).outcome).toBe('dropped');
     expect(ofType('lock_conflict')).toMatchObject([{ lockKey: 'test:T1:th' }]);
     expect(runtime.stats().detachedInFlight).toBe(1);
     hold.resolve();
-    if (first.status === 'accepted') expect((await first.settled).outcome).toBe('completed');
+    expect((await settledOf(first)).outcome).toBe('completed');
     expect(calls).toBe(1);
     expect(runtime.stats().detachedInFlight).toBe(0);
   });
@@ -34,8 +41,7 @@ describe('drop strategy', () => {
     const b = await adapter.send({ thread: 'b' });
     expect(state.locks.size).toBe(2);
     hold.resolve();
-    for (const r of [a, b])
-      if (r.status === 'accepted') expect((await r.settled).outcome).toBe('completed');
+    for (const r of [a, b]) expect((await settledOf(r)).outcome).toBe('completed');
     expect(state.locks.size).toBe(0);
   });
 
@@ -45,7 +51,7 @@ describe('drop strategy', () => {
     runtime.onMessage(() => hold.promise);
     await adapter.send({ channel: 'C7', thread: 'a' });
     const other = await adapter.send({ channel: 'C7', thread: 'b' });
-    if (other.status === 'accepted') expect((await other.settled).outcome).toBe('dropped');
+    expect((await settledOf(other)).outcome).toBe('dropped');
     hold.resolve();
   });
 });

@@ -1,10 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DispatchResult } from '../dispatch/dispatch-result.js';
 import type { RtEvent } from '../event/event.js';
+import type { FinishedDelivery } from '../outcomes/outcome.js';
 import { setup } from '../test-support/setup.js';
 import { deferred, flush } from '../test-support/test-adapter.js';
 
-const settledOutcome = async (r: { status: string; settled?: Promise<{ outcome: string }> }) =>
-  r.settled ? (await r.settled).outcome : r.status;
+/** The accepted delivery's `settled`; fails the test when the dispatch was not accepted. */
+function settledOf(result: DispatchResult): Promise<FinishedDelivery> {
+  expect(result.status).toBe('accepted');
+  return (result as Extract<DispatchResult, { status: 'accepted' }>).settled;
+}
+
+const settledOutcome = async (result: DispatchResult) => (await settledOf(result)).outcome;
 
 describe('queue strategy', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -55,28 +62,55 @@ describe('queue strategy', () => {
     expect(skipped.map((e) => e.payload)).toEqual([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
   });
 
-  it('keeps at most one parked waiter per scope under a flood of 10,000 scopes, within the bound', async () => {
-    const { runtime, adapter } = setup({ concurrency: 'queue', maxDetached: 15_000 });
+  it('parks exactly the newest delivery of each of 10,000 flooded scopes and supersedes the one before it', async () => {
+    const scopes = 10_000;
+    // Per scope one running and one parked delivery, plus the slot a newcomer holds for an instant
+    // before the delivery it supersedes gives its own back: a strategy that kept superseded
+    // deliveries waiting would run out of slots halfway and reject.
+    const maxDetached = 2 * scopes + 1;
+    const { runtime, adapter, ofType } = setup({ concurrency: 'queue', maxDetached });
     const hold = deferred();
-    runtime.onMessage(() => hold.promise);
-    const results = [];
-    for (let i = 0; i < 10_000; i += 1) results.push(await adapter.send({ thread: `s${i}` }));
+    const ran = new Map<string, string[]>();
+    runtime.onMessage(async (ctx) => {
+      ran.set(
+        ctx.event.id,
+        ctx.skipped.map((e) => e.id),
+      );
+      await hold.promise;
+    });
+    const finished = new Set<string>();
+    const settled: Promise<unknown>[] = [];
+    const track = (result: DispatchResult) =>
+      settled.push(settledOf(result).then((f) => void finished.add(f.event.id)));
+    for (let i = 0; i < scopes; i += 1)
+      track(await adapter.send({ id: `run-${i}`, thread: `s${i}` }));
     await flush();
-    for (let i = 0; i < 10_000; i += 1) {
-      for (let j = 0; j < 2; j += 1) {
-        const r = await adapter.send({ thread: `s${i}` }).catch((e: unknown) => e);
-        results.push(r as never);
-      }
+    for (let i = 0; i < scopes; i += 1) {
+      track(await adapter.send({ id: `mid-${i}`, thread: `s${i}` }));
+      track(await adapter.send({ id: `new-${i}`, thread: `s${i}` }));
+      await flush();
     }
-    const stats = runtime.stats();
-    expect(stats.detachedInFlight).toBeLessThanOrEqual(15_000);
-    expect(stats.parked).toBeLessThanOrEqual(10_000);
-    const rejected = results.filter((r) => (r as { reason?: string }).reason === 'capacity').length;
-    expect(stats.detachedInFlight + rejected + stats.outcomes.superseded).toBe(30_000);
+
+    expect(runtime.stats()).toMatchObject({ parked: scopes, detachedInFlight: 2 * scopes });
+    expect(runtime.stats().outcomes.superseded).toBe(scopes);
+    const superseded = ofType('superseded');
+    expect(superseded).toHaveLength(scopes);
+    expect(
+      superseded.filter((o, i) => o.event.id !== `mid-${i}` || o.by.id !== `new-${i}`),
+    ).toEqual([]);
+    // Only the superseded middles have finished; the running and the newest are still pending.
+    expect(finished.size).toBe(scopes);
+    expect([...finished].filter((id) => !id.startsWith('mid-'))).toEqual([]);
+    expect(ran.size).toBe(scopes);
+
     hold.resolve();
     await vi.advanceTimersByTimeAsync(0);
-    await Promise.all(results.map((r) => (r as { settled?: Promise<unknown> }).settled));
+    await Promise.all(settled);
+    expect(ran.size).toBe(2 * scopes);
+    for (let i = 0; i < scopes; i += 1) expect(ran.get(`new-${i}`)).toEqual([`mid-${i}`]);
+    expect([...ran.keys()].filter((id) => id.startsWith('mid-'))).toEqual([]);
     expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, parked: 0 });
+    expect(runtime.stats().outcomes).toMatchObject({ completed: 2 * scopes, superseded: scopes });
   });
 
   it('supersedes a delivery whose handler has not started yet, even while it takes a free lock', async () => {
