@@ -3,48 +3,40 @@
  * every failure surfaced as `StateUnavailableError`.
  */
 import { StateClosedError, StateUnavailableError } from '@rt/core';
-import { type Cluster, Redis } from 'ioredis';
 import { endClient } from './end-client.js';
 import type { ResolvedRedisStateOptions } from './options.js';
+import { createOwnClient, type RedisClient } from './own-client.js';
 
-/** Either kind of ioredis client. */
-export type RedisClient = Redis | Cluster;
+export type { RedisClient } from './own-client.js';
 
-/** A client plus the rules the State uses it by. */
+/** The State's own client plus the rules the State uses it by. */
 export interface Connection {
+  /** The client the State created (from the URL, or duplicated from the caller's client). */
   readonly client: RedisClient;
-  /** True when the State created the client (and so quits it on close). */
-  readonly owned: boolean;
   /**
    * Runs `command` within `commandTimeoutMs`: waits (inside that budget) for the client to be
-   * ready, never hands a command to a disconnected client (so nothing is queued to run after the
-   * caller was told it failed), and rejects with `StateUnavailableError` on timeout or on any
-   * client or server error (the original error as `cause`). After `close()` it rejects with
-   * `StateClosedError`.
+   * ready, connecting it first if it still waits for `connect()`, never hands a command to a
+   * disconnected client (so nothing is queued to run after the caller was told it failed), and
+   * rejects with `StateUnavailableError` on timeout or on any client or server error (the
+   * original error as `cause`). After `close()` it rejects with `StateClosedError`.
    */
   run<T>(operation: string, command: (client: RedisClient) => Promise<T>): Promise<T>;
-  /** Stops accepting operations; quits the client when owned. Idempotent. */
+  /** Stops accepting operations and quits the client. Idempotent. */
   close(): Promise<void>;
 }
 
-/**
- * Creates the State's own client (URL) with fail-fast settings, or wraps the caller's client.
- * The own client reconnects forever with capped exponential backoff.
- */
+/** Opens the State's own fail-fast client (see `createOwnClient`) and guards it. */
 export function openConnection(options: ResolvedRedisStateOptions): Connection {
-  if (options.client !== undefined) return new GuardedConnection(options.client, false, options);
-  const client = new Redis(options.url!, {
-    connectionName: 'rt-state',
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    commandTimeout: options.commandTimeoutMs,
-    connectTimeout: options.connectTimeoutMs,
-    retryStrategy: (attempt: number) =>
-      Math.min(50 * 2 ** Math.min(attempt, 10), options.maxReconnectDelayMs),
-    ...options.redisOptions,
-  });
-  return new GuardedConnection(client, true, options);
+  return guardClient(createOwnClient(options), options.commandTimeoutMs);
+}
+
+/**
+ * Guards `client`, which the returned connection owns from now on (it quits it on close). The
+ * client should have the fail-fast settings; the guard alone cannot stop a command already handed
+ * to ioredis from being re-sent by ioredis after a reconnect.
+ */
+export function guardClient(client: RedisClient, timeoutMs: number): Connection {
+  return new GuardedConnection(client, timeoutMs);
 }
 
 /** The shared wait for the client's next `ready`. */
@@ -55,18 +47,18 @@ interface ReadyWait {
 
 class GuardedConnection implements Connection {
   readonly client: RedisClient;
-  readonly owned: boolean;
   readonly #timeoutMs: number;
   #ready: ReadyWait | undefined;
   #lastError: unknown;
   #closing: Promise<void> | undefined;
 
-  constructor(client: RedisClient, owned: boolean, options: ResolvedRedisStateOptions) {
+  constructor(client: RedisClient, timeoutMs: number) {
     this.client = client;
-    this.owned = owned;
-    this.#timeoutMs = options.commandTimeoutMs;
-    // An owned client's connection errors surface through operations; keep ioredis from logging.
-    if (owned) client.on('error', (error: unknown) => this.#noteError(error));
+    this.#timeoutMs = timeoutMs;
+    // Connection errors surface through operations; keep ioredis from logging them.
+    client.on('error', (error: unknown) => {
+      this.#lastError = error;
+    });
   }
 
   async run<T>(operation: string, command: (client: RedisClient) => Promise<T>): Promise<T> {
@@ -100,12 +92,14 @@ class GuardedConnection implements Connection {
 
   async #close(): Promise<void> {
     this.#ready?.fail(new StateClosedError('redis', 'operation'));
-    if (this.owned) await endClient(this.client, this.#timeoutMs);
+    await endClient(this.client, this.#timeoutMs);
   }
 
   /**
-   * Resolves once the client is ready; rejects on budget abort, client end, or close. All waiting
-   * operations share one pair of client listeners, removed when the wait ends.
+   * Resolves once the client is ready; rejects on budget abort, client end, or close. A client
+   * still waiting for `connect()` (lazy) is connected; a failed connect surfaces as the client's
+   * `end` or as the budget running out. All waiting operations share one pair of client
+   * listeners, removed when the wait ends.
    */
   async #waitForReady(operation: string, signal: AbortSignal): Promise<void> {
     if (this.client.status === 'end') {
@@ -114,6 +108,11 @@ class GuardedConnection implements Connection {
       });
     }
     this.#ready ??= this.#nextReady();
+    if (this.client.status === 'wait') {
+      this.client.connect().catch((error: unknown) => {
+        this.#lastError = error;
+      });
+    }
     await settleOrAbort(this.#ready.promise, signal);
   }
 
@@ -148,10 +147,6 @@ class GuardedConnection implements Connection {
         reject(reason);
       },
     };
-  }
-
-  #noteError(error: unknown): void {
-    this.#lastError = error;
   }
 }
 

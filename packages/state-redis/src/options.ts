@@ -18,10 +18,41 @@ export interface RedisStateCommonOptions {
    * How long a lock's fence key outlives its lease, in milliseconds. While it lives the next fence
    * is the last plus at least one, whatever the clocks do; after it expired the fence falls back to
    * the server clock (microseconds), which is still higher unless that clock stepped back by more
-   * than this. Costs one small key per lock key used within this window. Default 3_600_000 (1 h).
+   * than this. A failover that loses the fence key leaves the fence to the new primary's clock
+   * (see the README). Costs one small key per lock key used within this window. Default
+   * 3_600_000 (1 h).
    */
   fenceRetentionMs?: number;
+  /**
+   * Milliseconds to wait for a TCP connection before the attempt counts as failed (the State's
+   * connection then retries with backoff). Default 2000.
+   */
+  connectTimeoutMs?: number;
+  /**
+   * The longest pause between reconnection attempts of the State's connections, in milliseconds.
+   * They reconnect forever, with exponential backoff up to this cap. Default 2000.
+   */
+  maxReconnectDelayMs?: number;
 }
+
+/**
+ * ioredis options the State sets itself on its connections, so `redisOptions` may not name them:
+ * the fail-fast settings (nothing queued while disconnected, nothing re-sent after a reconnect)
+ * and the two covered by `connectTimeoutMs` and `maxReconnectDelayMs`.
+ */
+export const RESERVED_REDIS_OPTIONS = Object.freeze([
+  'enableOfflineQueue',
+  'maxRetriesPerRequest',
+  'autoResendUnfulfilledCommands',
+  'reconnectOnError',
+  'lazyConnect',
+  'commandTimeout',
+  'connectTimeout',
+  'retryStrategy',
+] as const);
+
+/** One of `RESERVED_REDIS_OPTIONS`. */
+export type ReservedRedisOption = (typeof RESERVED_REDIS_OPTIONS)[number];
 
 /** Connect by URL: the State creates, owns and finally quits its own client. */
 export interface RedisStateUrlOptions extends RedisStateCommonOptions {
@@ -29,23 +60,21 @@ export interface RedisStateUrlOptions extends RedisStateCommonOptions {
   url: string;
   client?: never;
   /**
-   * Milliseconds to wait for a TCP connection before the attempt counts as failed (the client
-   * then retries with backoff). Default 2000.
+   * Extra ioredis options (TLS, username, password, ...). Must not name any of
+   * `RESERVED_REDIS_OPTIONS` (construction throws a `TypeError`); the State's fail-fast settings
+   * are applied after these in any case.
    */
-  connectTimeoutMs?: number;
-  /** The longest pause between reconnection attempts, in milliseconds. Default 2000. */
-  maxReconnectDelayMs?: number;
-  /**
-   * Extra ioredis options (TLS, username, password, ...). Applied after the State's fail-fast
-   * settings (`enableOfflineQueue: false`, `maxRetriesPerRequest: 0`,
-   * `autoResendUnfulfilledCommands: false`), which you should not override.
-   */
-  redisOptions?: RedisOptions;
+  redisOptions?: Omit<RedisOptions, ReservedRedisOption>;
 }
 
-/** Use an existing client: the caller owns its lifecycle; `close()` never quits it. */
+/**
+ * Start from an existing client. The State never sends a command through it, never connects it
+ * and never quits it: it opens its own fail-fast connection with `client.duplicate()` (same
+ * servers, TLS, auth, database, key prefix; the State's fail-fast, timeout and reconnect settings
+ * whatever the client's own are) and quits that on `close()`.
+ */
 export interface RedisStateClientOptions extends RedisStateCommonOptions {
-  /** An ioredis `Redis` or `Cluster`. Fail-fast settings are recommended (see the README). */
+  /** An ioredis `Redis` or `Cluster`: the template of the State's own connection. */
   client: Redis | Cluster;
   url?: never;
 }
@@ -93,16 +122,16 @@ export function resolveRedisStateOptions(options: RedisStateOptions): ResolvedRe
   if (typeof prefix !== 'string' || /[{}]/.test(prefix)) {
     throw new TypeError('options.prefix must be a string without "{" or "}"');
   }
-  const urlOptions = options as Partial<RedisStateUrlOptions>;
+  const redisOptions = (options as { redisOptions?: unknown }).redisOptions;
   return Object.freeze({
     prefix,
     commandTimeoutMs: positive(options.commandTimeoutMs, 'commandTimeoutMs'),
     fenceRetentionMs: positive(options.fenceRetentionMs, 'fenceRetentionMs'),
-    connectTimeoutMs: positive(urlOptions.connectTimeoutMs, 'connectTimeoutMs'),
-    maxReconnectDelayMs: positive(urlOptions.maxReconnectDelayMs, 'maxReconnectDelayMs'),
+    connectTimeoutMs: positive(options.connectTimeoutMs, 'connectTimeoutMs'),
+    maxReconnectDelayMs: positive(options.maxReconnectDelayMs, 'maxReconnectDelayMs'),
     url: url as string | undefined,
     client: client as Redis | Cluster | undefined,
-    redisOptions: urlOptions.redisOptions ?? {},
+    redisOptions: checkRedisOptions(redisOptions, client !== undefined),
   });
 }
 
@@ -117,6 +146,28 @@ function positive(value: unknown, name: keyof typeof DEFAULT_REDIS_STATE_OPTIONS
   return value;
 }
 
+function checkRedisOptions(value: unknown, withClient: boolean): RedisOptions {
+  if (value === undefined) return {};
+  if (withClient) {
+    throw new TypeError(
+      'options.redisOptions is for options.url only: with options.client, configure the client',
+    );
+  }
+  if (typeof value !== 'object' || value === null) {
+    throw new TypeError('options.redisOptions must be an object of ioredis options');
+  }
+  for (const name of RESERVED_REDIS_OPTIONS) {
+    if (Object.hasOwn(value, name)) {
+      throw new TypeError(
+        `options.redisOptions.${name} is not allowed: the State sets it on its own connection ` +
+          '(fail-fast: no offline queue, no retries or re-sends after a reconnect; use ' +
+          'commandTimeoutMs, connectTimeoutMs and maxReconnectDelayMs for the timings)',
+      );
+    }
+  }
+  return value as RedisOptions;
+}
+
 function isClient(value: unknown): boolean {
   const candidate = value as Partial<Redis> | null;
   return (
@@ -124,6 +175,7 @@ function isClient(value: unknown): boolean {
     candidate !== null &&
     typeof candidate.evalsha === 'function' &&
     typeof candidate.set === 'function' &&
+    typeof candidate.duplicate === 'function' &&
     typeof candidate.status === 'string'
   );
 }

@@ -1,8 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { StateUnavailableError } from '@rt/core';
 import { runStateConformance } from '@rt/testing/state';
-import { Cluster } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisState } from './redis-state.js';
+import { Cluster, type Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { keyLayout } from './key-layout.js';
+import { STATE_CONNECTION_NAME } from './own-client.js';
+import { createRedisState, type RedisState } from './redis-state.js';
+import {
+  adminClient,
+  blockedClients,
+  killClientsNamed,
+  pauseWrites,
+  until,
+} from './test-support/redis-admin.js';
 import { type PrivateRedisServer, startRedisServer } from './test-support/redis-server.js';
 
 // A one-node Redis Cluster still refuses scripts whose keys span slots (CROSSSLOT), so this proves
@@ -10,15 +20,18 @@ import { type PrivateRedisServer, startRedisServer } from './test-support/redis-
 let server: PrivateRedisServer;
 let cluster: Cluster;
 
+/** A cluster client with ioredis defaults, ready. */
+async function readyCluster(): Promise<Cluster> {
+  const client = new Cluster([{ host: '127.0.0.1', port: server.port }]);
+  // Transient errors while the slot map loads are retried by the client; the hook timeout bounds it.
+  client.on('error', () => undefined);
+  await new Promise<void>((resolve) => client.once('ready', () => resolve()));
+  return client;
+}
+
 beforeAll(async () => {
   server = await startRedisServer({ cluster: true });
-  cluster = new Cluster([{ host: '127.0.0.1', port: server.port }], {
-    enableOfflineQueue: false,
-    redisOptions: { maxRetriesPerRequest: 0 },
-  });
-  // Transient errors while the slot map loads are retried by the client; the hook timeout bounds it.
-  cluster.on('error', () => undefined);
-  await new Promise<void>((resolve) => cluster.once('ready', () => resolve()));
+  cluster = await readyCluster();
 });
 
 afterAll(async () => {
@@ -33,6 +46,18 @@ runStateConformance(
 );
 
 describe('redis state on a Redis Cluster client', () => {
+  let admin: Redis;
+  let state: RedisState | undefined;
+  beforeAll(() => {
+    admin = adminClient(server.url);
+  });
+  afterEach(async () => {
+    await admin.client('UNPAUSE');
+    await state?.close();
+    state = undefined;
+  });
+  afterAll(() => admin?.disconnect());
+
   it('refuses a cross-slot script, so the passing suite above really ran under cluster rules', async () => {
     const error = await cluster
       .eval(
@@ -43,5 +68,53 @@ describe('redis state on a Redis Cluster client', () => {
       )
       .catch((reason: unknown) => reason);
     expect(String(error)).toMatch(/CROSSSLOT/);
+  });
+
+  it("runs on a fail-fast duplicate of the caller's cluster client", async () => {
+    state = createRedisState({ client: cluster, commandTimeoutMs: 700 });
+    const own = state.client as Cluster;
+    expect(own).not.toBe(cluster);
+    expect(own.isCluster).toBe(true);
+    expect(own.options).toMatchObject({
+      enableOfflineQueue: false,
+      lazyConnect: false,
+      retryDelayOnFailover: 0,
+      retryDelayOnClusterDown: 0,
+      retryDelayOnTryAgain: 0,
+      redisOptions: {
+        connectionName: STATE_CONNECTION_NAME,
+        maxRetriesPerRequest: 0,
+        autoResendUnfulfilledCommands: false,
+        reconnectOnError: null,
+        commandTimeout: 700,
+      },
+    });
+    expect(await state.markEvent(`cluster:${randomUUID()}`, 60_000)).toBe(true);
+    await state.close();
+    expect(cluster.status).toBe('ready');
+  });
+
+  it('never applies a markEvent that failed when its node connection dropped', async () => {
+    state = createRedisState({ client: cluster, maxReconnectDelayMs: 50 });
+    const live = state;
+    const name = `cluster:${randomUUID()}:dropped-mark`;
+    expect(await live.markEvent(`cluster:${randomUUID()}`, 60_000)).toBe(true);
+
+    await pauseWrites(admin);
+    const marking = live.markEvent(name, 60_000);
+    await until(async () => (await blockedClients(admin, STATE_CONNECTION_NAME)).length > 0);
+    expect(await killClientsNamed(admin, STATE_CONNECTION_NAME)).toBeGreaterThan(0);
+    await expect(marking).rejects.toBeInstanceOf(StateUnavailableError);
+    await admin.client('UNPAUSE');
+
+    // Once the cluster client has recovered, the failed mark is still absent.
+    await until(() =>
+      live.markEvent(`cluster:${randomUUID()}`, 60_000).then(
+        () => true,
+        () => false,
+      ),
+    );
+    expect(await admin.exists(keyLayout('rt:').markKey(name))).toBe(0);
+    expect(await live.markEvent(name, 60_000)).toBe(true);
   });
 });

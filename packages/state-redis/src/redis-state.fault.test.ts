@@ -3,54 +3,68 @@ import { StateUnavailableError } from '@rt/core';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keyLayout } from './key-layout.js';
+import { STATE_CONNECTION_NAME } from './own-client.js';
 import { createRedisState, type RedisState } from './redis-state.js';
+import {
+  adminClient,
+  blockedClients,
+  killClientsNamed,
+  pauseWrites,
+  sleep,
+  until,
+} from './test-support/redis-admin.js';
 import { type PrivateRedisServer, startRedisServer } from './test-support/redis-server.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const key = (label: string) => `fault:${randomUUID()}:${label}`;
-
-/** Polls `condition` every 10 ms until it holds (the test's own timeout bounds the wait). */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await sleep(10);
-}
+const layout = keyLayout('rt:');
 
 describe('redis state across a Redis outage', () => {
   let server: PrivateRedisServer;
   let state: RedisState | undefined;
+  let admin: Redis;
   const clients: Redis[] = [];
 
   beforeEach(async () => {
     server = await startRedisServer();
+    admin = adminClient(server.url);
   });
   afterEach(async () => {
     await state?.close();
     state = undefined;
     for (const client of clients.splice(0)) client.disconnect();
+    admin.disconnect();
     await server.dispose();
   });
 
-  it('fails operations in flight and during the outage with StateUnavailableError, then works again after a restart', async () => {
-    state = createRedisState({ url: server.url, commandTimeoutMs: 500, maxReconnectDelayMs: 50 });
+  it('fails the operations in flight when Redis dies and those during the outage, then works again after a restart', async () => {
+    state = createRedisState({ url: server.url, maxReconnectDelayMs: 50 });
     const live = state;
     expect(await live.markEvent(key('warm-up'), 60_000)).toBe(true);
 
     let phase: 'up' | 'down' | 'restarted' = 'up';
     let running = true;
     const errors: unknown[] = [];
+    const inFlight = new Set<Promise<unknown>>();
+    const track = <T>(operation: Promise<T>): Promise<T> => {
+      inFlight.add(operation);
+      const settled = () => inFlight.delete(operation);
+      operation.then(settled, settled);
+      return operation;
+    };
     const workers = Array.from({ length: 8 }, () => ({
+      cycles: 0,
       failedWhileDown: false,
       okAfterRestart: false,
     }));
     const loops = workers.map(async (worker, index) => {
-      let round = 0;
       while (running) {
-        round += 1;
-        const name = key(`w${index}-${round}`);
+        const name = key(`w${index}-${worker.cycles}`);
         try {
-          await live.markEvent(name, 60_000);
-          const lease = await live.acquireLock(name, 60_000);
-          await live.renewLock(lease!, 60_000);
-          await live.releaseLock(lease!);
+          await track(live.markEvent(name, 60_000));
+          const lease = await track(live.acquireLock(name, 60_000));
+          await track(live.renewLock(lease!, 60_000));
+          await track(live.releaseLock(lease!));
+          worker.cycles += 1;
           if (phase === 'restarted') worker.okAfterRestart = true;
         } catch (error) {
           errors.push(error);
@@ -60,9 +74,20 @@ describe('redis state across a Redis outage', () => {
       }
     });
 
-    await sleep(50);
+    await until(() => workers.every((worker) => worker.cycles > 0));
+    // Hold every write back, so the operations are provably on the wire when the server dies.
+    await pauseWrites(admin);
+    await until(async () => (await blockedClients(admin, STATE_CONNECTION_NAME)).length > 0);
+    await until(() => inFlight.size === workers.length);
+    const atStop = [...inFlight];
     phase = 'down';
     await server.stop();
+    const fates = await Promise.allSettled(atStop);
+    expect(fates.length).toBe(workers.length);
+    for (const fate of fates) {
+      expect(fate.status).toBe('rejected');
+      expect((fate as PromiseRejectedResult).reason).toBeInstanceOf(StateUnavailableError);
+    }
     await until(() => workers.every((worker) => worker.failedWhileDown));
     await expect(live.markEvent(key('while-down'), 60_000)).rejects.toBeInstanceOf(
       StateUnavailableError,
@@ -74,9 +99,45 @@ describe('redis state across a Redis outage', () => {
     running = false;
     await Promise.all(loops);
 
-    expect(errors.length).toBeGreaterThan(0);
     for (const error of errors) expect(error).toBeInstanceOf(StateUnavailableError);
     expect(await live.markEvent(key('after'), 60_000)).toBe(true);
+  });
+
+  it('never applies a markEvent that failed when its connection dropped, even through a caller client with ioredis defaults', async () => {
+    // The caller's client keeps the ioredis defaults (offline queue, 20 retries per request,
+    // re-send of unanswered commands after a reconnect).
+    const client = new Redis(server.url, { connectionName: 'caller' });
+    client.on('error', () => undefined);
+    clients.push(client);
+
+    // Control: such a client re-sends a write whose connection dropped, and it takes effect.
+    const control = key('control');
+    await pauseWrites(admin);
+    const controlSet = client.set(layout.markKey(control), '1', 'PX', 60_000, 'NX');
+    await until(async () => (await blockedClients(admin, 'caller')).length > 0);
+    expect(await killClientsNamed(admin, 'caller')).toBe(1);
+    await admin.client('UNPAUSE');
+    expect(await controlSet).toBe('OK');
+    expect(await admin.exists(layout.markKey(control))).toBe(1);
+
+    // The State runs its commands on its own fail-fast duplicate of that client.
+    state = createRedisState({ client, maxReconnectDelayMs: 50 });
+    const live = state;
+    const name = key('dropped-mark');
+    expect(await live.markEvent(key('warm-up'), 60_000)).toBe(true);
+    await pauseWrites(admin);
+    const marking = live.markEvent(name, 60_000);
+    await until(async () => (await blockedClients(admin, STATE_CONNECTION_NAME)).length > 0);
+    expect(await killClientsNamed(admin, STATE_CONNECTION_NAME)).toBe(1);
+    await expect(marking).rejects.toBeInstanceOf(StateUnavailableError);
+    await admin.client('UNPAUSE');
+
+    await until(() => live.client.status === 'ready');
+    // A re-sent SET would be answered before this PING on the same connection.
+    expect(await live.client.ping()).toBe('PONG');
+    expect(await admin.exists(layout.markKey(name))).toBe(0);
+    expect(await live.markEvent(name, 60_000)).toBe(true);
+    expect(client.status).toBe('ready');
   });
 
   it('never hands an operation to a disconnected client, so nothing failed runs later', async () => {
@@ -85,24 +146,23 @@ describe('redis state across a Redis outage', () => {
     const client = new Redis(server.url, { retryStrategy: () => 50 });
     client.on('error', () => undefined);
     clients.push(client);
-    state = createRedisState({ client, commandTimeoutMs: 200 });
+    state = createRedisState({ client, commandTimeoutMs: 200, maxReconnectDelayMs: 50 });
+    const live = state;
     const name = key('offline');
-    await expect(state.markEvent(name, 60_000)).rejects.toBeInstanceOf(StateUnavailableError);
-    await expect(state.acquireLock(name, 60_000)).rejects.toBeInstanceOf(StateUnavailableError);
+    await expect(live.markEvent(name, 60_000)).rejects.toBeInstanceOf(StateUnavailableError);
+    await expect(live.acquireLock(name, 60_000)).rejects.toBeInstanceOf(StateUnavailableError);
 
     await server.restart();
-    await until(() => client.status === 'ready');
+    await until(() => client.status === 'ready' && live.client.status === 'ready');
     await client.ping();
-    const layout = keyLayout('rt:');
+    await live.client.ping();
     expect(await client.exists(layout.markKey(name), layout.lockKey(name))).toBe(0);
-    expect(await state.markEvent(name, 60_000)).toBe(true);
+    expect(await live.markEvent(name, 60_000)).toBe(true);
   });
 
   it('times out a command the server does not answer within commandTimeoutMs', async () => {
     state = createRedisState({ url: server.url, commandTimeoutMs: 200 });
     expect(await state.markEvent(key('before'), 60_000)).toBe(true);
-    const admin = new Redis(server.url);
-    clients.push(admin);
     await admin.client('PAUSE', 1500, 'ALL');
     const error = await state.acquireLock(key('paused'), 60_000).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(StateUnavailableError);

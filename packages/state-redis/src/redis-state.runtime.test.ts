@@ -10,15 +10,16 @@ import {
 import { createTestAdapter, type TestAdapter } from '@rt/testing';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STATE_CONNECTION_NAME } from './own-client.js';
 import { createRedisState, type RedisState } from './redis-state.js';
+import {
+  adminClient,
+  blockedClients,
+  pauseWrites,
+  sleep,
+  until,
+} from './test-support/redis-admin.js';
 import { type PrivateRedisServer, startRedisServer } from './test-support/redis-server.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `condition` every 10 ms until it holds (the test's own timeout bounds the wait). */
-async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await condition())) await sleep(10);
-}
 
 describe('runtimes on a shared Redis state', () => {
   let server: PrivateRedisServer;
@@ -96,67 +97,93 @@ describe('runtimes on a shared Redis state', () => {
     expect(hasErrorCode(abortReason, 'RT_PREEMPTED')).toBe(true);
   });
 
-  it('lets no delivery in flight when Redis stops be acknowledged and lost', async () => {
-    const handled = new Set<string>();
-    const { runtime, adapter } = instance(
-      { concurrency: 'concurrent' },
-      { commandTimeoutMs: 300, maxReconnectDelayMs: 50 },
-    );
-    runtime.onMessage(async (ctx) => {
-      await sleep(5);
-      handled.add(ctx.event.id);
-    });
+  it.each(['concurrent', 'drop', 'queue', 'burst'] as const)(
+    'lets no delivery in flight when Redis stops be acknowledged and lost (%s)',
+    async (strategy) => {
+      const admin = adminClient(server.url);
+      clients.push(admin);
+      const handled = new Set<string>();
+      const { runtime, adapter } = instance(
+        { concurrency: { strategy, burstWindowMs: 20, lockPollInitialMs: 20, lockPollMaxMs: 100 } },
+        { maxReconnectDelayMs: 50 },
+      );
+      runtime.onMessage(async (ctx) => {
+        await sleep(20);
+        for (const event of ctx.batch) handled.add(event.id);
+      });
 
-    type Fate =
-      | { id: string; kind: 'accepted'; settled: Promise<{ outcome: string }> }
-      | { id: string; kind: 'rejected'; error: unknown };
-    const fates: Fate[] = [];
-    let phase: 'up' | 'down' | 'restarted' = 'up';
-    let running = true;
-    let rejectedWhileDown = 0;
-    let acceptedAfterRestart = 0;
-    let sequence = 0;
-    const senders = Array.from({ length: 6 }, async () => {
-      while (running) {
-        sequence += 1;
-        const id = `fault-${sequence}`;
-        try {
-          const result = await adapter.send({ id });
-          if (result.status !== 'accepted') throw new Error(`unexpected status ${result.status}`);
-          fates.push({ id, kind: 'accepted', settled: result.settled });
-          if (phase === 'restarted') acceptedAfterRestart += 1;
-        } catch (error) {
-          fates.push({ id, kind: 'rejected', error });
-          if (phase === 'down') rejectedWhileDown += 1;
-          await sleep(5);
+      type Fate =
+        | { id: string; kind: 'accepted'; settled: Promise<{ outcome: string }> }
+        | { id: string; kind: 'rejected'; error: unknown };
+      const fates: Fate[] = [];
+      const sending = new Set<string>();
+      const tails = new Set<string>();
+      let phase: 'up' | 'down' | 'restarted' = 'up';
+      let running = true;
+      let rejectedWhileDown = 0;
+      let acceptedAfterRestart = 0;
+      let sequence = 0;
+      const senders = Array.from({ length: 6 }, async () => {
+        while (running) {
+          sequence += 1;
+          const id = `fault-${sequence}`;
+          sending.add(id);
+          try {
+            const result = await adapter.send({ id });
+            if (result.status !== 'accepted') throw new Error(`unexpected status ${result.status}`);
+            fates.push({ id, kind: 'accepted', settled: result.settled });
+            tails.add(id);
+            void result.settled.finally(() => tails.delete(id));
+            if (phase === 'restarted') acceptedAfterRestart += 1;
+          } catch (error) {
+            fates.push({ id, kind: 'rejected', error });
+            if (phase === 'down') rejectedWhileDown += 1;
+            await sleep(5);
+          } finally {
+            sending.delete(id);
+          }
         }
+      });
+
+      await until(() => fates.length >= 30 && tails.size > 0);
+      // Hold every write back, so deliveries are provably mid-prelude (and, with a lock, mid-tail:
+      // a tail releases its lock with a write) when the server dies.
+      await pauseWrites(admin);
+      await until(async () => (await blockedClients(admin, STATE_CONNECTION_NAME)).length > 0);
+      await until(() => sending.size > 0);
+      const inFlightAtStop = [...sending];
+      const tailsAtStop = [...tails];
+      phase = 'down';
+      await server.stop();
+      await until(() => rejectedWhileDown >= 6);
+      await server.restart();
+      phase = 'restarted';
+      await until(() => acceptedAfterRestart >= 6);
+      running = false;
+      await Promise.all(senders);
+      await adapter.settled();
+
+      expect(inFlightAtStop.length).toBeGreaterThan(0);
+      if (strategy !== 'concurrent') expect(tailsAtStop.length).toBeGreaterThan(0);
+      const accepted = fates.filter((fate) => fate.kind === 'accepted');
+      const rejected = fates.filter((fate) => fate.kind === 'rejected');
+      expect(accepted.length).toBeGreaterThan(0);
+      expect(rejected.length).toBeGreaterThan(0);
+      for (const id of inFlightAtStop)
+        expect(
+          fates.some((fate) => fate.id === id),
+          id,
+        ).toBe(true);
+      for (const fate of accepted) {
+        expect((await fate.settled).outcome, fate.id).toBe('completed');
+        expect(handled.has(fate.id), fate.id).toBe(true);
       }
-    });
-
-    await until(() => fates.length >= 30);
-    phase = 'down';
-    await server.stop();
-    await until(() => rejectedWhileDown >= 6);
-    await server.restart();
-    phase = 'restarted';
-    await until(() => acceptedAfterRestart >= 6);
-    running = false;
-    await Promise.all(senders);
-    await adapter.settled();
-
-    const accepted = fates.filter((fate) => fate.kind === 'accepted');
-    const rejected = fates.filter((fate) => fate.kind === 'rejected');
-    expect(accepted.length).toBeGreaterThan(0);
-    expect(rejected.length).toBeGreaterThan(0);
-    for (const fate of accepted) {
-      expect((await fate.settled).outcome, fate.id).toBe('completed');
-      expect(handled.has(fate.id), fate.id).toBe(true);
-    }
-    for (const fate of rejected) {
-      expect(fate.error, fate.id).toBeInstanceOf(PreludeError);
-      expect((fate.error as PreludeError).cause, fate.id).toBeInstanceOf(StateUnavailableError);
-      expect(handled.has(fate.id), fate.id).toBe(false);
-    }
-    expect(runtime.stats().accepted).toBe(accepted.length);
-  });
+      for (const fate of rejected) {
+        expect(fate.error, fate.id).toBeInstanceOf(PreludeError);
+        expect((fate.error as PreludeError).cause, fate.id).toBeInstanceOf(StateUnavailableError);
+        expect(handled.has(fate.id), fate.id).toBe(false);
+      }
+      expect(runtime.stats().accepted).toBe(accepted.length);
+    },
+  );
 });

@@ -24,13 +24,19 @@ import { acquireScript, releaseScript, renewScript } from './scripts/scripts.js'
 
 /** A Redis `State` with the `LockWakeups` capability. */
 export interface RedisState extends State, LockWakeups {
-  /** The ioredis client in use (the caller's, or the State's own). */
+  /**
+   * The State's own command connection: created from `url`, or duplicated from the caller's
+   * `client` (never the caller's client itself), with the fail-fast settings. For inspection and
+   * metrics; the State quits it on `close()`, so do not quit or reconfigure it.
+   */
   readonly client: RedisClient;
 }
 
 /**
- * Creates a State on Redis, from `{ url }` (the State owns a fail-fast client and quits it on
- * close) or `{ client }` (the caller owns it; close leaves it open).
+ * Creates a State on Redis. It always runs its commands on a fail-fast connection it owns and
+ * quits on close: made from `{ url }`, or `client.duplicate(...)` of `{ client }` (the caller's
+ * client is never used, connected or quit by the State). `waitForRelease` opens one more
+ * connection (pub/sub) on first use.
  *
  * - `markEvent`: `SET <prefix>{key}:mark 1 NX PX ttl`.
  * - `acquireLock`: `acquire.lua`, token from `crypto.randomUUID()`, fence strictly increasing per
@@ -40,8 +46,11 @@ export interface RedisState extends State, LockWakeups {
  *   release is announced on `<prefix>lock-released` for `waitForRelease`.
  *
  * Failures: an unreachable server, a timeout past `commandTimeoutMs` or a server error reject
- * with `StateUnavailableError`; nothing is queued to run later while disconnected. The client
- * reconnects by itself and later operations succeed without recreating the State. After `close()`
+ * with `StateUnavailableError`. Nothing is queued while disconnected and nothing is re-sent after a
+ * reconnect, so a failed operation is never sent again later; its command may still have run on
+ * the server if it got there (reply lost, or a timeout while the connection stayed up). The
+ * connection reconnects by itself and later operations succeed without recreating the State.
+ * After `close()`
  * (idempotent) every operation rejects with `StateClosedError`. Bad arguments reject with
  * `TypeError`/`RangeError`; bad options throw them at once.
  */

@@ -1,11 +1,10 @@
-import type { ReleaseWaiters } from '@rt/core';
 /**
  * The pub/sub side of `waitForRelease`: one subscriber connection per State, created on the first
  * wait, listening on the layout's release channel and waking local waiters by key.
  */
-import { Cluster } from 'ioredis';
-import type { RedisClient } from './connection.js';
+import type { ReleaseWaiters } from '@rt/core';
 import { endClient } from './end-client.js';
+import { isCluster, type RedisClient } from './own-client.js';
 
 /** Lazily subscribes to release announcements and wakes `waiters` on each. */
 export class ReleaseSubscriber {
@@ -14,7 +13,9 @@ export class ReleaseSubscriber {
   readonly #waiters: ReleaseWaiters;
   #subscriber: RedisClient | undefined;
   #subscribed: Promise<boolean> | undefined;
+  #closed = false;
 
+  /** `source`: the client the subscriber connection is duplicated from (the State's own). */
   constructor(source: RedisClient, channel: string, waiters: ReleaseWaiters) {
     this.#source = source;
     this.#channel = channel;
@@ -24,18 +25,15 @@ export class ReleaseSubscriber {
   /**
    * Starts the subscription on first call (a duplicate of the source client with an offline queue,
    * so it subscribes once connected and resubscribes after every reconnect). Resolves `true` once
-   * subscribed, `false` when subscribing failed (the next call tries again).
+   * subscribed, `false` when subscribing failed or the subscriber is closed (the next call tries
+   * again, unless closed). If the subscriber connection ends for good (its client gave up
+   * reconnecting), it is dropped and the next call opens a new one. While it is disconnected,
+   * releases are missed: waiters still end at their timeout or their lease's lapse.
    */
   subscribed(): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false);
     if (this.#subscribed !== undefined) return this.#subscribed;
-    if (this.#subscriber === undefined) {
-      const subscriber = duplicateForSubscribing(this.#source);
-      subscriber.on('error', () => undefined);
-      subscriber.on('message', (channel: string, key: string) => {
-        if (channel === this.#channel) this.#waiters.wake(key);
-      });
-      this.#subscriber = subscriber;
-    }
+    this.#subscriber ??= this.#open();
     const attempt = this.#subscriber.subscribe(this.#channel).then(
       () => true,
       () => {
@@ -49,35 +47,48 @@ export class ReleaseSubscriber {
 
   /** Ends the subscriber connection, if one was made, and waits until it is gone. Idempotent. */
   async close(graceMs: number): Promise<void> {
+    this.#closed = true;
     const subscriber = this.#subscriber;
     this.#subscriber = undefined;
     this.#subscribed = undefined;
     if (subscriber !== undefined) await endClient(subscriber, graceMs);
   }
+
+  #open(): RedisClient {
+    const subscriber = duplicateForSubscribing(this.#source);
+    subscriber.on('error', () => undefined);
+    subscriber.on('message', (channel: string, key: string) => {
+      if (channel === this.#channel) this.#waiters.wake(key);
+    });
+    subscriber.once('end', () => {
+      if (this.#subscriber !== subscriber) return;
+      this.#subscriber = undefined;
+      this.#subscribed = undefined;
+    });
+    return subscriber;
+  }
 }
 
 /**
- * A new connection like `source` for pub/sub: with an offline queue (it subscribes once connected)
- * and unlimited retries (it resubscribes after every reconnect). It only ever subscribes, so these
- * settings never delay a State operation.
+ * A new connection like `source` for pub/sub: with an offline queue (it subscribes once connected),
+ * unlimited retries and `autoResubscribe` (it resubscribes after every reconnect), and no command
+ * timeout (a `SUBSCRIBE` waiting for the connection is not a failure). It reconnects like
+ * `source` (the State's own client, whose retry strategy never gives up). It only ever
+ * subscribes, so these settings never delay a State operation.
  */
 function duplicateForSubscribing(source: RedisClient): RedisClient {
-  if (source instanceof Cluster) {
-    return source.duplicate(undefined, {
-      enableOfflineQueue: true,
-      redisOptions: {
-        ...source.options.redisOptions,
-        connectionName: 'rt-state-wakeups',
-        maxRetriesPerRequest: null,
-        autoResubscribe: true,
-      },
-    });
-  }
-  return source.duplicate({
+  const perConnection = {
     connectionName: 'rt-state-wakeups',
-    enableOfflineQueue: true,
     maxRetriesPerRequest: null,
     autoResubscribe: true,
-    lazyConnect: false,
-  });
+    commandTimeout: undefined,
+  };
+  if (isCluster(source)) {
+    return source.duplicate([], {
+      enableOfflineQueue: true,
+      lazyConnect: false,
+      redisOptions: { ...source.options.redisOptions, ...perConnection },
+    });
+  }
+  return source.duplicate({ ...perConnection, enableOfflineQueue: true, lazyConnect: false });
 }

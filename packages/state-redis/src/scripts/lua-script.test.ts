@@ -2,20 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisState } from '../redis-state.js';
-import { provideRedisUrl } from '../test-support/redis-server.js';
+import { type PrivateRedisServer, startRedisServer } from '../test-support/redis-server.js';
 import { acquireScript, releaseScript, renewScript } from './scripts.js';
 
+// Always a private server, never REDIS_URL: one test runs SCRIPT FLUSH, which would empty the
+// script cache of everyone else on a shared server.
 describe('Lua scripts', () => {
-  let redis: Awaited<ReturnType<typeof provideRedisUrl>>;
+  let redis: PrivateRedisServer;
   let admin: Redis;
 
   beforeAll(async () => {
-    redis = await provideRedisUrl();
+    redis = await startRedisServer();
     admin = new Redis(redis.url);
   });
   afterAll(async () => {
     admin?.disconnect();
-    await redis?.release();
+    await redis?.dispose();
   });
 
   it('have a header naming KEYS, ARGV and the result', () => {

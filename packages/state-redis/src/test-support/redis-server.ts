@@ -10,8 +10,10 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 
 const INSTALL_HINT =
-  'Redis is needed for the @rt/state-redis tests: set REDIS_URL to a server, or put redis-server ' +
-  'on PATH (Debian/Ubuntu: `apt-get install -y redis-server`; macOS: `brew install redis`).';
+  'The @rt/state-redis tests need redis-server on PATH (or REDIS_SERVER_BIN naming it): Debian/' +
+  'Ubuntu `apt-get install -y redis-server`, macOS `brew install redis`. REDIS_URL alone is not ' +
+  'enough: the fault, runtime, cluster, script and wake-up tests always start private servers, ' +
+  'because they stop, pause, flush or cluster them.';
 
 /** Servers still running, killed when the test process exits however it exits. */
 const running = new Set<ChildProcess>();
@@ -31,7 +33,11 @@ export interface PrivateRedisServer {
   dispose(): Promise<void>;
 }
 
-/** Where tests find Redis: `REDIS_URL` when set, else a private server (disposed by `release`). */
+/**
+ * Where tests that leave the server alone (no stop, pause, kill, flush or cluster) find Redis:
+ * `REDIS_URL` when set, else a private server (disposed by `release`). Tests that disturb the
+ * server use `startRedisServer` instead, always.
+ */
 export async function provideRedisUrl(): Promise<{ url: string; release(): Promise<void> }> {
   const fromEnv = process.env.REDIS_URL;
   if (fromEnv) return { url: fromEnv, release: async () => undefined };
