@@ -55,6 +55,12 @@ export interface Adapter {
    * anything still arriving has already been rejected with reason `shutdown`. Idempotent.
    */
   stop?(): Promise<void>;
+  /**
+   * Called by `runtime.shutdown()` after every admitted delivery has its outcome (and after
+   * `stop()`): finish outbound work that outcomes started, such as a late busy signal for a
+   * dropped delivery. Bounded by the runtime like `stop()`. Idempotent.
+   */
+  drain?(): Promise<void>;
   /** Posts `message` in reply to `event` (in its thread when it has one). */
   reply(event: RtEvent, message: OutboundMessage): Promise<PostedMessage>;
 }

@@ -28,7 +28,7 @@ import { forwardAbort } from '../util/abort.js';
 import type { CreateRuntimeOptions, ResolvedRuntimeOptions } from './options.js';
 import { OutcomeLedger } from './outcome-counter.js';
 import type { Runtime, RuntimeStats, ShutdownOptions } from './runtime-types.js';
-import { stopAdapters } from './stop-adapters.js';
+import { settleAdapters } from './settle-adapters.js';
 import { resolveRuntimeOptions } from './validate-options.js';
 
 /**
@@ -245,9 +245,11 @@ class RtRuntime implements Runtime {
     }, graceMs);
     try {
       // (2) inbound connections stop after admission closed; late arrivals were rejected.
-      await stopAdapters(this.#adapters.values(), graceMs + abandonMs, (o) => this.#emit(o));
-      // (5) every admitted delivery reaches its terminal outcome.
+      const emit = (o: Observation) => this.#emit(o);
+      await settleAdapters(this.#adapters.values(), 'stop', graceMs + abandonMs, emit);
+      // (5) every admitted delivery reaches its terminal outcome; then adapters finish follow-ups.
       await this.#ledger.drained();
+      await settleAdapters(this.#adapters.values(), 'drain', graceMs + abandonMs, emit);
     } finally {
       clearTimeout(graceTimer);
       clearTimeout(abandonTimer);

@@ -77,4 +77,28 @@ describe('stopping adapters at shutdown', () => {
     await stopping;
     expect(ofType('adapter_notice')).toMatchObject([{ adapter: 'hung', name: 'stop_timed_out' }]);
   });
+
+  it('drains adapters after the last outcome is recorded, and observes a drain that fails', async () => {
+    const order: string[] = [];
+    const draining: Adapter = Object.assign(new TestAdapter('draining'), {
+      drain: async () => {
+        order.push('drain');
+        throw new Error('follow-up failed');
+      },
+    });
+    const { runtime, adapter, ofType } = setup({ adapters: [draining] });
+    const hold = deferred();
+    runtime.onMessage(async () => {
+      await hold.promise;
+      order.push('handler finished');
+    });
+    await adapter.send();
+    const stopping = runtime.shutdown({ graceMs: 1_000 });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(order).toEqual([]);
+    hold.resolve();
+    await stopping;
+    expect(order).toEqual(['handler finished', 'drain']);
+    expect(ofType('adapter_notice')).toMatchObject([{ adapter: 'draining', name: 'drain_failed' }]);
+  });
 });
