@@ -13,6 +13,7 @@ export {
 } from './normalize/installation.js';
 export {
   DEFAULT_SLACK_ADAPTER_OPTIONS,
+  DEFAULT_WEB_CLIENT_OPTIONS,
   type SlackAdapterOptions,
 } from './options.js';
 export type { SlackMessageRef } from './outbound/event-refs.js';

@@ -1,7 +1,7 @@
 import { DEFAULT_BODY_LIMIT_BYTES, type DispatchMode } from '@rt/core';
 import type { WebClientOptions } from '@slack/web-api';
 import type { SlackTokenResolver } from './normalize/installation.js';
-import type { SlackShape } from './shapes.js';
+import { isSlackShape, SLACK_SHAPES, type SlackShape } from './shapes.js';
 
 /** Options of `createSlackAdapter`. Units are in the names. */
 export interface SlackAdapterOptions {
@@ -39,14 +39,25 @@ export interface SlackAdapterOptions {
    */
   readonly busySignalTimeoutMs?: number;
   /**
-   * Deadline handed to sync dispatches (view submissions, suggestions) through
-   * `DispatchOptions.signal`, measured from the start of dispatch. Slack waits 3 s for the answer.
-   * Default 2500.
+   * The latest moment, counted from the request's receipt, at which a dispatched delivery is
+   * answered (Slack waits 3 s, then treats the request as failed). When the dispatch has not
+   * produced its answer by then (a sync handler ignoring its signal, a State slow to mark), the
+   * adapter answers as for a refusal with `unavailableText`, emits an `adapter_notice` named
+   * `ack_deadline_passed`, and lets the dispatch go on without answering again: an Events API
+   * delivery whose mark lands after its 503 is handled once, and Slack's retry is a duplicate.
+   * A positive integer, at most 3000. Default 2500.
+   */
+  readonly ackDeadlineMs?: number;
+  /**
+   * When the abort signal of sync dispatches (view submissions, suggestions) fires, counted from
+   * the request's receipt, so a handler that honours it still answers within `ackDeadlineMs`.
+   * Must be below `ackDeadlineMs`. Default 80 % of `ackDeadlineMs` (2000).
    */
   readonly syncDeadlineMs?: number;
   /**
-   * This adapter's dispatch mode per shape, merged over the defaults (`view_submission` and
-   * `block_suggestion` sync). Runtime `dispatchModes` still take precedence.
+   * This adapter's dispatch mode per shape (`'sync'` or `'deferred'`), merged over the defaults
+   * (`view_submission` and `block_suggestion` sync). Runtime `dispatchModes` still take
+   * precedence. An unknown shape or mode throws `TypeError`.
    */
   readonly dispatchModes?: Readonly<Partial<Record<SlackShape, DispatchMode>>>;
   /**
@@ -64,7 +75,10 @@ export interface SlackAdapterOptions {
   readonly botId?: string;
   /** How many `WebClient`s (one per token) are kept; the least recently used is evicted. Default 100. */
   readonly clientCacheSize?: number;
-  /** Passed to every `WebClient` (e.g. `retryConfig: { retries: 0 }` in tests). */
+  /**
+   * Passed to every `WebClient`, over `DEFAULT_WEB_CLIENT_OPTIONS` (a 10 s request timeout, two
+   * retries within 30 s) key by key: a `retryConfig` given here replaces the default one whole.
+   */
   readonly webClientOptions?: Omit<WebClientOptions, 'slackApiUrl'>;
   /** Messages `readHistory` returns when the caller gives no limit. Default 50. */
   readonly historyLimit?: number;
@@ -73,6 +87,27 @@ export interface SlackAdapterOptions {
   /** `fetch` used for `response_url` posts and busy-signal calls. Default the global `fetch`. */
   readonly fetch?: typeof fetch;
 }
+
+/**
+ * The `WebClient` policy the adapter applies unless `webClientOptions` overrides it. The library's
+ * own defaults (no request timeout, ten retries over about 30 minutes) would let a handler's call
+ * hold its admission slot for half an hour during a Slack outage. Here: each HTTP attempt is cut
+ * at 10 s; a failed attempt (network error, timeout, non-200, 429 after its `Retry-After` wait) is
+ * retried at most twice, after about 1 s and 2 s, and never once 30 s have passed since the first
+ * attempt. `ok: false` answers are not retried (the library never retries them).
+ */
+export const DEFAULT_WEB_CLIENT_OPTIONS: Readonly<Omit<WebClientOptions, 'slackApiUrl'>> =
+  Object.freeze({
+    timeout: 10_000,
+    retryConfig: Object.freeze({
+      retries: 2,
+      factor: 2,
+      minTimeout: 1000,
+      maxTimeout: 5000,
+      maxRetryTime: 30_000,
+      randomize: true,
+    }),
+  });
 
 /** Defaults of every optional setting. */
 export const DEFAULT_SLACK_ADAPTER_OPTIONS = Object.freeze({
@@ -83,7 +118,8 @@ export const DEFAULT_SLACK_ADAPTER_OPTIONS = Object.freeze({
   busyText: 'This app is busy right now. Please try again in a moment.',
   unavailableText: 'This app is temporarily unavailable. Please try again in a moment.',
   busySignalTimeoutMs: 2000,
-  syncDeadlineMs: 2500,
+  ackDeadlineMs: 2500,
+  syncDeadlineMs: 2000,
   dispatchModes: Object.freeze({
     view_submission: 'sync',
     block_suggestion: 'sync',
@@ -94,6 +130,7 @@ export const DEFAULT_SLACK_ADAPTER_OPTIONS = Object.freeze({
     'message_replied',
   ]) as readonly string[],
   clientCacheSize: 100,
+  webClientOptions: DEFAULT_WEB_CLIENT_OPTIONS,
   historyLimit: 50,
 });
 
@@ -108,6 +145,7 @@ export interface ResolvedSlackOptions {
   readonly busyText: string;
   readonly unavailableText: string;
   readonly busySignalTimeoutMs: number;
+  readonly ackDeadlineMs: number;
   readonly syncDeadlineMs: number;
   readonly dispatchModes: Readonly<Partial<Record<SlackShape, DispatchMode>>>;
   readonly ignoredMessageSubtypes: ReadonlySet<string>;
@@ -164,6 +202,54 @@ function tokenResolverOf(options: SlackAdapterOptions): SlackTokenResolver {
   return () => botToken;
 }
 
+/** Slack's own limit on an answer, counted from its sending of the request. */
+const SLACK_ACK_LIMIT_MS = 3000;
+
+function deadlinesOf(options: SlackAdapterOptions): {
+  ackDeadlineMs: number;
+  syncDeadlineMs: number;
+} {
+  const d = DEFAULT_SLACK_ADAPTER_OPTIONS;
+  const ackDeadlineMs = positiveInteger('ackDeadlineMs', options.ackDeadlineMs ?? d.ackDeadlineMs);
+  if (ackDeadlineMs > SLACK_ACK_LIMIT_MS) {
+    throw new RangeError(
+      `ackDeadlineMs must be at most ${SLACK_ACK_LIMIT_MS} (Slack waits 3 s), got ${ackDeadlineMs}`,
+    );
+  }
+  const syncDeadlineMs = positiveInteger(
+    'syncDeadlineMs',
+    options.syncDeadlineMs ?? Math.max(1, Math.floor(ackDeadlineMs * 0.8)),
+  );
+  if (syncDeadlineMs >= ackDeadlineMs) {
+    throw new RangeError(
+      `syncDeadlineMs must be below ackDeadlineMs (${ackDeadlineMs}), got ${syncDeadlineMs}`,
+    );
+  }
+  return { ackDeadlineMs, syncDeadlineMs };
+}
+
+const DISPATCH_MODES: readonly string[] = ['sync', 'deferred'];
+
+function dispatchModesOf(value: unknown): Partial<Record<SlackShape, DispatchMode>> {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new TypeError('dispatchModes must be an object of shape → "sync" | "deferred"');
+  }
+  for (const [shape, mode] of Object.entries(value)) {
+    if (!isSlackShape(shape)) {
+      throw new TypeError(
+        `dispatchModes names an unknown shape ${JSON.stringify(shape)} (expected one of ${SLACK_SHAPES.join(', ')})`,
+      );
+    }
+    if (!DISPATCH_MODES.includes(mode as string)) {
+      throw new TypeError(
+        `dispatchModes.${shape} must be "sync" or "deferred", got ${JSON.stringify(mode)}`,
+      );
+    }
+  }
+  return value as Partial<Record<SlackShape, DispatchMode>>;
+}
+
 /** Fills in defaults and validates; throws `TypeError`/`RangeError` naming the bad option. */
 export function resolveSlackOptions(options: SlackAdapterOptions): ResolvedSlackOptions {
   if (typeof options !== 'object' || options === null) {
@@ -194,8 +280,8 @@ export function resolveSlackOptions(options: SlackAdapterOptions): ResolvedSlack
       'busySignalTimeoutMs',
       options.busySignalTimeoutMs ?? d.busySignalTimeoutMs,
     ),
-    syncDeadlineMs: positiveInteger('syncDeadlineMs', options.syncDeadlineMs ?? d.syncDeadlineMs),
-    dispatchModes: Object.freeze({ ...d.dispatchModes, ...options.dispatchModes }),
+    ...deadlinesOf(options),
+    dispatchModes: Object.freeze({ ...d.dispatchModes, ...dispatchModesOf(options.dispatchModes) }),
     ignoredMessageSubtypes: new Set(options.ignoredMessageSubtypes ?? d.ignoredMessageSubtypes),
     botUserId: options.botUserId,
     botId: options.botId,
@@ -203,7 +289,7 @@ export function resolveSlackOptions(options: SlackAdapterOptions): ResolvedSlack
       'clientCacheSize',
       options.clientCacheSize ?? d.clientCacheSize,
     ),
-    webClientOptions: { ...options.webClientOptions },
+    webClientOptions: { ...DEFAULT_WEB_CLIENT_OPTIONS, ...options.webClientOptions },
     historyLimit: positiveInteger('historyLimit', options.historyLimit ?? d.historyLimit),
     clock: options.clock ?? Date.now,
     fetch: fetchImpl,

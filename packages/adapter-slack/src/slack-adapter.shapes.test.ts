@@ -1,4 +1,5 @@
-import type { Observation, RtEvent } from '@rt/core';
+import type { Observation, RtEvent, State } from '@rt/core';
+import { createMemoryState } from '@rt/state-memory';
 import {
   buildAppMentionEvent,
   buildBlockActions,
@@ -162,6 +163,37 @@ async function bodyOf(response: Response): Promise<unknown> {
     : text;
 }
 
+/** Asserts status, body and the content type that goes with the body (none for an empty one). */
+async function expectAnswer(
+  response: Response,
+  expected: { status: number; body: unknown },
+): Promise<void> {
+  expect(response.status).toBe(expected.status);
+  const contentType =
+    expected.body === ''
+      ? null
+      : typeof expected.body === 'string'
+        ? 'text/plain; charset=utf-8'
+        : 'application/json; charset=utf-8';
+  expect(response.headers.get('content-type')).toBe(contentType);
+  expect(await bodyOf(response)).toEqual(expected.body);
+  expect(response.headers.get('x-slack-no-retry')).toBeNull();
+}
+
+/** A State that cannot mark anything: every dispatch ends in a prelude error. */
+function unreachableState(): State {
+  const inner = createMemoryState();
+  return {
+    markEvent: async () => {
+      throw new Error('state unreachable');
+    },
+    acquireLock: (key, ttl) => inner.acquireLock(key, ttl),
+    renewLock: (lease, ttl) => inner.renewLock(lease, ttl),
+    releaseLock: (lease) => inner.releaseLock(lease),
+    close: () => inner.close(),
+  };
+}
+
 async function assertFollowUp(h: Harness, expected: ExpectedFollowUp): Promise<void> {
   await h.adapter.drainFollowUps();
   if (expected === undefined) {
@@ -205,9 +237,7 @@ describe.each(CASES)('$name', (shape) => {
     );
     const payload = shape.build(h.fake);
     const response = await h.send(payload);
-    expect(response.status).toBe(shape.accepted.status);
-    expect(await bodyOf(response)).toEqual(shape.accepted.body);
-    expect(response.headers.get('x-slack-no-retry')).toBeNull();
+    await expectAnswer(response, shape.accepted);
     const event = await handled.promise;
     expect(event.adapter).toBe('slack');
     await h.adapter.drainFollowUps();
@@ -238,9 +268,7 @@ describe.each(CASES)('$name', (shape) => {
 
     const response = await h.send(shape.build(h.fake));
     const expected = shape.rejected(BUSY);
-    expect(response.status).toBe(expected.status);
-    expect(await bodyOf(response)).toEqual(expected.body);
-    expect(response.headers.get('x-slack-no-retry')).toBeNull();
+    await expectAnswer(response, expected);
     expect(await h.observed(isRejection)).toMatchObject({ reason: 'capacity', adapter: 'slack' });
     await assertFollowUp(h, expected.followUp);
 
@@ -258,11 +286,30 @@ describe.each(CASES)('$name', (shape) => {
     const stopping = h.runtime.shutdown({ graceMs: 0 });
     const response = await h.send(shape.build(h.fake));
     const expected = shape.rejected(UNAVAILABLE);
-    expect(response.status).toBe(expected.status);
-    expect(await bodyOf(response)).toEqual(expected.body);
-    expect(response.headers.get('x-slack-no-retry')).toBeNull();
+    await expectAnswer(response, expected);
     expect(await h.observed(isRejection)).toMatchObject({ reason: 'shutdown' });
     await stopping;
     await assertFollowUp(h, expected.followUp);
+  });
+
+  it('answers the table row with unavailable wording when the State cannot mark it (prelude error)', async () => {
+    h = await startHarness({
+      state: unreachableState(),
+      adapter: { busyText: BUSY, unavailableText: UNAVAILABLE },
+    });
+    const seen: RtEvent[] = [];
+    h.runtime.on(
+      () => true,
+      (ctx) => {
+        seen.push(ctx.event);
+        return syncAnswer(ctx.event);
+      },
+    );
+    const response = await h.send(shape.build(h.fake));
+    const expected = shape.rejected(UNAVAILABLE);
+    await expectAnswer(response, expected);
+    await h.observed((o) => o.type === 'prelude_error');
+    await assertFollowUp(h, expected.followUp);
+    expect(seen).toEqual([]);
   });
 });

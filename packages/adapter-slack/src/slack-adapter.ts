@@ -26,6 +26,7 @@ import {
 } from './outbound/slack-outbound.js';
 import { FollowUpRunner } from './respond/follow-up.js';
 import type { SlackShape } from './shapes.js';
+import { PendingSet } from './util/pending-set.js';
 
 /**
  * Slack over HTTP: Events API, slash commands and interactivity behind one web-standard
@@ -45,6 +46,7 @@ export class SlackAdapter implements Adapter, HistoryReader {
   readonly #options: ResolvedSlackOptions;
   readonly #outbound: SlackOutbound;
   readonly #followUps: FollowUpRunner;
+  readonly #answering = new PendingSet();
   #runtime: RuntimeHandle | undefined;
 
   constructor(options: SlackAdapterOptions) {
@@ -65,6 +67,7 @@ export class SlackAdapter implements Adapter, HistoryReader {
       options: this.#options,
       runtime: () => this.#runtime,
       followUps: this.#followUps,
+      answering: this.#answering,
     });
     this.handler = async (request) => {
       try {
@@ -96,17 +99,36 @@ export class SlackAdapter implements Adapter, HistoryReader {
   }
 
   /**
-   * Waits for the busy-signal follow-ups still in flight (each bounded by
-   * `busySignalTimeoutMs`). Called by `runtime.shutdown()`; idempotent. The HTTP server itself is
-   * the caller's to close.
+   * Called by `runtime.shutdown()` once admission has closed (idempotent; the HTTP server itself
+   * is the caller's to close). Resolves when no answer is being built from a dispatch (each is
+   * bounded by `ackDeadlineMs`) and no busy-signal follow-up is in flight (each bounded by
+   * `busySignalTimeoutMs`), including the refusals and follow-ups of requests that arrive while it
+   * waits. A late busy signal for a deferred delivery dropped after this resolved (while the
+   * runtime still waits for running handlers) is covered by `drain()`.
    */
   async stop(): Promise<void> {
-    await this.#followUps.drain();
+    await this.drainFollowUps();
   }
 
-  /** Resolves once every busy-signal follow-up started so far has settled. */
-  drainFollowUps(): Promise<void> {
-    return this.#followUps.drain();
+  /**
+   * Called by `runtime.shutdown()` after every admitted delivery has its outcome: lets the late
+   * busy signals those outcomes started (they start on the outcome's own tick) begin, then waits
+   * for every follow-up like `drainFollowUps()`. Each is time-bounded.
+   */
+  async drain(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.drainFollowUps();
+  }
+
+  /**
+   * Resolves once no answer is being built from a dispatch and every busy-signal follow-up
+   * started so far, or while it waits, has settled. Each is time-bounded.
+   */
+  async drainFollowUps(): Promise<void> {
+    while (this.#answering.size > 0 || this.#followUps.pending > 0) {
+      await this.#answering.settled();
+      await this.#followUps.drain();
+    }
   }
 
   /** Posts `message` in the event's thread (`chat.postMessage` with `thread_ts`). */

@@ -39,6 +39,7 @@ function request(payload: SlackTestPayload, headers: Record<string, string>): Re
   });
 }
 
+/** A body stream of `count` chunks of `size` bytes that counts how many were pulled. */
 describe('signature verification', () => {
   let unhandled: unknown[];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -296,43 +297,6 @@ describe('bad input', () => {
     );
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(/^Bad Request/);
-    expect(runtime.dispatched).toHaveLength(0);
-  });
-
-  it('answers 413 to a 5 MiB body without reading it all or dispatching', async () => {
-    const { adapter, runtime } = adapterWith();
-    const body = `{"type":"event_callback","pad":"${'x'.repeat(5 * 1024 * 1024)}"}`;
-    const payload = raw('application/json', body);
-    const response = await adapter.handler(
-      signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
-    );
-    expect(response.status).toBe(413);
-    expect(runtime.dispatched).toHaveLength(0);
-  });
-
-  it('answers 413 to an oversized body streamed without a content-length', async () => {
-    const { adapter, runtime } = adapterWith();
-    const chunk = new Uint8Array(256 * 1024).fill(120);
-    let sent = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent >= 20) controller.close();
-        else {
-          sent += 1;
-          controller.enqueue(chunk);
-        }
-      },
-    });
-    const response = await adapter.handler(
-      new Request('http://127.0.0.1/', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: stream,
-        duplex: 'half',
-      } as RequestInit),
-    );
-    expect(response.status).toBe(413);
-    expect(sent).toBeLessThan(20);
     expect(runtime.dispatched).toHaveLength(0);
   });
 

@@ -18,24 +18,50 @@ function kindOf(type: string): EventKind {
   }
 }
 
-/** The bot user of this delivery: the option, else `authorizations[0].user_id` of a bot. */
+/** The bot user of this delivery: the option, else the `user_id` of a bot authorization. */
 function botUserOf(body: SlackEventCallback, ctx: NormalizeContext): string | undefined {
   if (ctx.botUserId !== undefined) return ctx.botUserId;
-  const auth = body.authorizations?.[0];
-  return auth?.is_bot === true ? textOf(auth.user_id) : undefined;
+  const auth = body.authorizations?.find((entry) => entry?.is_bot === true);
+  return textOf(auth?.user_id);
+}
+
+/** Who wrote a message: the fields an inner event, or a message nested in it, carries. */
+interface Author {
+  readonly user?: unknown;
+  readonly bot_id?: unknown;
+  readonly app_id?: unknown;
+  readonly bot_profile?: { readonly app_id?: unknown } | null;
+}
+
+function isOwnAuthor(
+  author: Author,
+  botUser: string | undefined,
+  appId: string | undefined,
+  ctx: NormalizeContext,
+): boolean {
+  if (botUser !== undefined && author.user === botUser) return true;
+  if (ctx.botId !== undefined && author.bot_id === ctx.botId) return true;
+  if (appId === undefined) return false;
+  return author.app_id === appId || author.bot_profile?.app_id === appId;
+}
+
+function nested(value: unknown): Author | undefined {
+  return typeof value === 'object' && value !== null ? (value as Author) : undefined;
 }
 
 /**
- * True when the inner event was produced by this app's own bot: written by the bot user, or
- * carrying a `bot_id` that is ours (the option) or an `app_id` equal to the envelope's
- * `api_app_id` (covers `bot_message` posts through our token).
+ * True when the inner event was produced by this app's own bot, or is a notice about such a
+ * message (`message_changed` carries it as `message`, `message_deleted` as `previous_message`):
+ * written by the bot user (the option, else the delivery's bot authorization), carrying our
+ * `bot_id` (the option), or an `app_id` or `bot_profile.app_id` equal to the envelope's
+ * `api_app_id` (covers `bot_message` posts through our token without knowing the bot id).
  */
 function isOwnMessage(body: SlackEventCallback, event: SlackInnerEvent, ctx: NormalizeContext) {
   const botUser = botUserOf(body, ctx);
-  if (botUser !== undefined && event.user === botUser) return true;
-  if (event.bot_id === undefined) return false;
-  if (ctx.botId !== undefined && event.bot_id === ctx.botId) return true;
-  return textOf(event.app_id) !== undefined && event.app_id === body.api_app_id;
+  const appId = textOf(body.api_app_id);
+  return [event, nested(event.message), nested(event.previous_message)].some(
+    (author) => author !== undefined && isOwnAuthor(author, botUser, appId, ctx),
+  );
 }
 
 /**

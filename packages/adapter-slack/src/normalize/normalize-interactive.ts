@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventKind } from '@rt/core';
 import { SlackRequestError } from '../errors.js';
 import type { SlackInteractive } from '../parse/payload-types.js';
-import { BUSY_OPTION_VALUE, blockHoldingBusyOption } from '../respond/busy-surfaces.js';
+import { BUSY_OPTION_VALUE, busyOptionTarget } from '../respond/busy-surfaces.js';
 import type { SlackShape } from '../shapes.js';
 import { installationOfInteractive, tenantOf } from './installation.js';
 import { type NormalizeContext, type Normalized, textOf } from './normalized.js';
@@ -62,8 +62,8 @@ export function normalizeInteractive(payload: SlackInteractive, ctx: NormalizeCo
     return { type: 'ignore', reason: 'busy placeholder option chosen' };
   }
   if (shape === 'view_submission') {
-    const blockId = blockHoldingBusyOption(payload.view);
-    if (blockId !== undefined) return { type: 'busy-option', blockId };
+    const target = busyOptionTarget(payload.view);
+    if (target !== undefined) return { type: 'busy-option', blockId: target.blockId };
   }
   const tenant = tenantOf(installationOfInteractive(payload));
   if (tenant === undefined) throw new SlackRequestError(`${shape} names no team or enterprise`);

@@ -216,3 +216,47 @@ describe('the busy placeholder option', () => {
     });
   });
 });
+
+describe('the busy placeholder option held outside an input block', () => {
+  const held = { pick: { type: 'external_select', selected_option: { value: BUSY_OPTION_VALUE } } };
+  const accessory = {
+    type: 'section',
+    block_id: 'section_pick',
+    text: { type: 'mrkdwn', text: 'Pick one' },
+    accessory: { type: 'external_select', action_id: 'pick' },
+  };
+
+  it('is answered with an error on the first input block, never on the non-input block', async () => {
+    const input = {
+      type: 'input',
+      block_id: 'title_block',
+      label: { type: 'plain_text', text: 'Title' },
+      element: { type: 'plain_text_input', action_id: 'title' },
+    };
+    const payload = buildViewSubmission({
+      view: {
+        blocks: [accessory, input],
+        stateValues: { section_pick: held, title_block: { title: { value: 'typed' } } },
+      },
+    });
+    const { event, response } = await run(payload);
+    expect(event).toBeUndefined();
+    expect(await response.json()).toEqual({
+      response_action: 'errors',
+      errors: { title_block: expect.stringContaining('busy') },
+    });
+  });
+
+  it('is answered by pushing a busy view when the modal has no input block', async () => {
+    const payload = buildViewSubmission({
+      view: { blocks: [accessory], stateValues: { section_pick: held } },
+    });
+    const { event, response } = await run(payload);
+    expect(event).toBeUndefined();
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.json()).toMatchObject({
+      response_action: 'push',
+      view: { type: 'modal', blocks: [{ type: 'section' }] },
+    });
+  });
+});

@@ -7,10 +7,10 @@ export type Normalized =
   /** Acknowledge 200 without dispatch (the bot's own message, an edit notice, ...). */
   | { readonly type: 'ignore'; readonly reason: string }
   /**
-   * A view was submitted with the busy placeholder option chosen: answer with an error on that
-   * block instead of dispatching.
+   * A view was submitted with the busy placeholder option chosen: answer with an error on input
+   * block `blockId` instead of dispatching, or push a busy view when there is no input block.
    */
-  | { readonly type: 'busy-option'; readonly blockId: string };
+  | { readonly type: 'busy-option'; readonly blockId: string | undefined };
 
 /** Per-delivery facts every normaliser needs. */
 export interface NormalizeContext {

@@ -1,5 +1,5 @@
 import type { HistoryMessage, OutboundMessage, PostedMessage, RtEvent } from '@rt/core';
-import { type ViewsOpenArguments, WebClient } from '@slack/web-api';
+import { type ViewsOpenArguments, WebClient, type WebClientOptions } from '@slack/web-api';
 import { SlackTargetError } from '../errors.js';
 import { installationOf, type SlackInstallation } from '../normalize/installation.js';
 import type { ResolvedSlackOptions } from '../options.js';
@@ -39,6 +39,19 @@ function where(event: RtEvent, channel: string | undefined): string {
 }
 
 /**
+ * What each `WebClient` is constructed with: `webClientOptions` (already laid over
+ * `DEFAULT_WEB_CLIENT_OPTIONS`), with a private copy of its `retryConfig`, pointed at `apiUrl`.
+ */
+export function webClientOptionsOf(options: ResolvedSlackOptions): WebClientOptions {
+  const { retryConfig } = options.webClientOptions;
+  return {
+    ...options.webClientOptions,
+    ...(retryConfig !== undefined ? { retryConfig: { ...retryConfig } } : {}),
+    slackApiUrl: options.apiUrl,
+  };
+}
+
+/**
  * Outbound Slack calls for handlers. Every method picks the token of the event's installation
  * (`botToken` or `tokenResolver`) and a cached `WebClient` pointed at `apiUrl`. Web API failures
  * reject with `@slack/web-api`'s coded errors; missing targets with `SlackTargetError`.
@@ -51,7 +64,7 @@ export class SlackOutbound {
     this.#options = options;
     this.#clients = new WebClientCache(
       options.clientCacheSize,
-      (token) => new WebClient(token, { ...options.webClientOptions, slackApiUrl: options.apiUrl }),
+      (token) => new WebClient(token, webClientOptionsOf(options)),
     );
   }
 

@@ -19,6 +19,8 @@ export interface SlackInnerEvent {
   readonly user?: string;
   readonly bot_id?: string;
   readonly app_id?: string;
+  /** Present on bot messages; `app_id` names the app whose bot wrote it. */
+  readonly bot_profile?: { readonly app_id?: string; readonly [key: string]: unknown } | null;
   readonly text?: string;
   readonly channel?: string;
   readonly ts?: string;

@@ -3,7 +3,8 @@ import type { SlackView } from '../parse/payload-types.js';
 /**
  * Value of the placeholder option answered to a `block_suggestion` when the app is busy. The
  * adapter never dispatches a choice of it: a `block_actions` selecting it is acknowledged and
- * dropped, a `view_submission` carrying it is answered with an error on that block.
+ * dropped, a `view_submission` carrying it is answered with an error on an input block (the one
+ * holding it when it is one), or a pushed busy view when the modal has no input block.
  */
 export const BUSY_OPTION_VALUE = 'rt:busy';
 
@@ -35,14 +36,19 @@ export function busyOption(text: string): Record<string, unknown> {
   };
 }
 
-/** The `block_id` of the view's first input block, if any (errors can only be shown on one). */
-export function firstInputBlockId(view: SlackView | undefined): string | undefined {
+function inputBlockIds(view: SlackView | undefined): string[] {
+  const ids: string[] = [];
   for (const block of view?.blocks ?? []) {
     if (block.type === 'input' && typeof block.block_id === 'string' && block.block_id.length > 0) {
-      return block.block_id;
+      ids.push(block.block_id);
     }
   }
-  return undefined;
+  return ids;
+}
+
+/** The `block_id` of the view's first input block, if any (errors can only be shown on one). */
+export function firstInputBlockId(view: SlackView | undefined): string | undefined {
+  return inputBlockIds(view)[0];
 }
 
 function holdsBusyOption(element: unknown): boolean {
@@ -55,12 +61,19 @@ function holdsBusyOption(element: unknown): boolean {
   return Array.isArray(many) && many.some((option) => option?.value === BUSY_OPTION_VALUE);
 }
 
-/** The block whose submitted state holds the busy placeholder option, if any. */
-export function blockHoldingBusyOption(view: SlackView | undefined): string | undefined {
-  for (const [blockId, actions] of Object.entries(view?.state?.values ?? {})) {
-    for (const element of Object.values(actions)) {
-      if (holdsBusyOption(element)) return blockId;
-    }
-  }
-  return undefined;
+/**
+ * Where to show the error when a submitted view holds the busy placeholder option: `undefined`
+ * when it holds none; else `{ blockId }` with the input block holding it, or the view's first input
+ * block when it is held elsewhere (a section accessory or an actions block, where Slack cannot
+ * show an error), or `blockId: undefined` when the view has no input block at all.
+ */
+export function busyOptionTarget(
+  view: SlackView | undefined,
+): { readonly blockId: string | undefined } | undefined {
+  const holding = Object.entries(view?.state?.values ?? {})
+    .filter(([, actions]) => Object.values(actions).some(holdsBusyOption))
+    .map(([blockId]) => blockId);
+  if (holding.length === 0) return undefined;
+  const inputs = inputBlockIds(view);
+  return { blockId: holding.find((id) => inputs.includes(id)) ?? inputs[0] };
 }

@@ -1,11 +1,14 @@
+import type { State } from '@rt/core';
+import { createMemoryState } from '@rt/state-memory';
 import { buildBlockActions, buildMessageEvent, buildShortcut } from '@rt/testing/slack';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deferred, type Harness, startHarness } from '../test-support/harness.js';
 
 describe('busy-signal follow-ups', () => {
   let h: Harness;
   let gate = deferred();
   afterEach(async () => {
+    vi.useRealTimers();
     gate.resolve();
     await h.close();
   });
@@ -88,6 +91,97 @@ describe('busy-signal follow-ups', () => {
     h.fake.delay('views.open', 30);
     await h.send(buildShortcut());
     await h.adapter.stop();
+    expect(h.fake.callsTo('views.open')).toHaveLength(1);
+    expect(h.observations.some((o) => o.type === 'adapter_notice')).toBe(false);
+  });
+
+  it('gives up on a token resolver that never answers at the budget: drain and shutdown end, with a notice', async () => {
+    const asked: unknown[] = [];
+    await saturate({
+      adapter: {
+        tokenResolver: (installation) => {
+          asked.push(installation);
+          return new Promise<string>(() => {});
+        },
+      },
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    expect((await h.send(buildShortcut())).status).toBe(200);
+    let drained = false;
+    const draining = h.adapter.drainFollowUps().then(() => {
+      drained = true;
+    });
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(asked).toHaveLength(1);
+    expect(drained).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await draining;
+    const notice = h.observations.find(
+      (o) => o.type === 'adapter_notice' && o.name === 'busy_signal_failed',
+    );
+    expect(notice).toMatchObject({
+      detail: { shape: 'shortcut', via: 'views.open' },
+      error: expect.objectContaining({ code: 'RT_SLACK_TOKEN' }),
+    });
+    const cause = (notice as { error: { cause: unknown } }).error.cause;
+    expect((cause as Error).name).toBe('TimeoutError');
+    expect(h.fake.callsTo('views.open')).toEqual([]);
+    gate.resolve();
+    vi.useRealTimers();
+    await h.runtime.shutdown({ graceMs: 0 });
+  });
+
+  it('starts a follow-up on a later tick: the token resolver has not run when the answer is returned', async () => {
+    let resolved = 0;
+    await saturate({
+      adapter: {
+        tokenResolver: () => {
+          resolved += 1;
+          return 'xoxb-later';
+        },
+      },
+    });
+    const response = await h.send(buildShortcut());
+    expect(response.status).toBe(200);
+    expect(resolved).toBe(0);
+    await h.adapter.drainFollowUps();
+    expect(resolved).toBe(1);
+    expect(h.fake.callsTo('views.open')[0]?.token).toBe('xoxb-later');
+  });
+
+  it('stop() also waits for a refusal still being answered when it is called, and for its follow-up', async () => {
+    const inner = createMemoryState();
+    const mark = deferred();
+    const marking = deferred();
+    gate = mark;
+    const state: State = {
+      markEvent: async () => {
+        marking.resolve();
+        await mark.promise;
+        throw new Error('state unreachable');
+      },
+      acquireLock: (key, ttl) => inner.acquireLock(key, ttl),
+      renewLock: (lease, ttl) => inner.renewLock(lease, ttl),
+      releaseLock: (lease) => inner.releaseLock(lease),
+      close: () => inner.close(),
+    };
+    h = await startHarness({ state });
+    h.runtime.on(
+      () => true,
+      () => undefined,
+    );
+    const answering = h.send(buildShortcut());
+    await marking.promise;
+    let stopped = false;
+    const stopping = h.adapter.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+    mark.resolve();
+    expect((await answering).status).toBe(200);
+    await stopping;
+    // The prelude error was answered with a busy view whose call had completed when stop() ended.
     expect(h.fake.callsTo('views.open')).toHaveLength(1);
     expect(h.observations.some((o) => o.type === 'adapter_notice')).toBe(false);
   });

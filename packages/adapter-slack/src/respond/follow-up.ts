@@ -1,8 +1,11 @@
 import type { RtEvent } from '@rt/core';
+import { SlackTokenError } from '../errors.js';
 import { installationOf } from '../normalize/installation.js';
 import type { ResolvedSlackOptions } from '../options.js';
 import { postJson } from '../outbound/direct-call.js';
 import { resolveToken } from '../outbound/token.js';
+import { abortable } from '../util/abortable.js';
+import { timeoutSignal } from '../util/timeout-signal.js';
 import type { FollowUp } from './answer.js';
 
 /** Reports a failed follow-up (the HTTP handler turns it into an `adapter_notice`). */
@@ -10,8 +13,10 @@ export type FollowUpFailure = (event: RtEvent, followUp: FollowUp, error: unknow
 
 /**
  * Sends busy-signal follow-ups after the acknowledgement. Each one is best effort and bounded by
- * `busySignalTimeoutMs`, covering token resolution and the HTTP call; the request is aborted when
- * the budget runs out. Failures are reported through `onFailure`, never thrown.
+ * `busySignalTimeoutMs`, counted from `start`, covering token resolution and the HTTP call: at the
+ * budget the request is aborted and a token resolver still pending is given up on (its late answer
+ * is ignored; the resolver itself is not cancelled). Failures are reported through `onFailure`,
+ * never thrown.
  */
 export class FollowUpRunner {
   readonly #options: ResolvedSlackOptions;
@@ -28,26 +33,42 @@ export class FollowUpRunner {
     return this.#pending.size;
   }
 
-  /** Starts `followUp` for `event` without waiting for it. */
+  /**
+   * Starts `followUp` for `event` without waiting for it. It is counted as pending at once, but
+   * its work (token resolution included) begins on a later tick of the event loop, so nothing it
+   * does, not even a token resolver that blocks synchronously, can delay the answer being sent.
+   */
   start(event: RtEvent, followUp: FollowUp): void {
-    const task = this.#send(event, followUp).then(undefined, (error: unknown) => {
-      try {
-        this.#onFailure(event, followUp, error);
-      } catch {
-        // A failing reporter must not turn into an unhandled rejection.
-      }
-    });
+    const budget = timeoutSignal(
+      this.#options.busySignalTimeoutMs,
+      `busy signal ran past busySignalTimeoutMs (${this.#options.busySignalTimeoutMs} ms)`,
+    );
+    const task = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.#send(event, followUp, budget.signal))
+      .then(undefined, (error: unknown) => {
+        try {
+          this.#onFailure(event, followUp, error);
+        } catch {
+          // A failing reporter must not turn into an unhandled rejection.
+        }
+      })
+      .finally(() => {
+        budget.clear();
+        this.#pending.delete(task);
+      });
     this.#pending.add(task);
-    void task.finally(() => this.#pending.delete(task));
   }
 
-  /** Resolves once every follow-up started so far has settled (each is time-bounded). */
+  /**
+   * Resolves once every follow-up started so far, and every one started while it waits, has
+   * settled (each is time-bounded by `busySignalTimeoutMs`).
+   */
   async drain(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
   }
 
-  async #send(event: RtEvent, followUp: FollowUp): Promise<void> {
-    const signal = AbortSignal.timeout(this.#options.busySignalTimeoutMs);
+  async #send(event: RtEvent, followUp: FollowUp, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
     const fetchImpl = this.#options.fetch;
     if (followUp.kind === 'response_url') {
       await postJson(fetchImpl, {
@@ -58,8 +79,18 @@ export class FollowUpRunner {
       });
       return;
     }
-    const token = await resolveToken(this.#options.tokenResolver, installationOf(event));
-    signal.throwIfAborted();
+    let token: string;
+    try {
+      token = await abortable(
+        resolveToken(this.#options.tokenResolver, installationOf(event)),
+        signal,
+      );
+    } catch (error) {
+      if (!signal.aborted || error !== signal.reason) throw error;
+      throw new SlackTokenError('token resolver did not answer within busySignalTimeoutMs', {
+        cause: error,
+      });
+    }
     await postJson(fetchImpl, {
       url: `${this.#options.apiUrl}${followUp.kind}`,
       body: { trigger_id: followUp.triggerId, view: followUp.view },

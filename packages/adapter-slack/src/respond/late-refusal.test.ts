@@ -1,3 +1,5 @@
+import type { State } from '@rt/core';
+import { createMemoryState } from '@rt/state-memory';
 import { buildBlockActions, buildSlashCommand, buildViewSubmission } from '@rt/testing/slack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deferred, type Harness, startHarness } from '../test-support/harness.js';
@@ -77,5 +79,42 @@ describe('a deferred direct invocation dropped after its acknowledgement', () =>
     await h.observed((o) => o.type === 'adapter_notice' && o.name === 'dropped_without_signal');
     expect(h.fake.calls).toEqual([]);
     hold.resolve();
+  });
+
+  it('sends the late busy signal of a drop decided during shutdown before shutdown resolves', async () => {
+    const memory = createMemoryState();
+    const acquireGate = deferred();
+    let gateAcquires = false;
+    const state: State = {
+      markEvent: (key, ttlMs) => memory.markEvent(key, ttlMs),
+      acquireLock: async (key, ttlMs) => {
+        if (gateAcquires) await acquireGate.promise;
+        return memory.acquireLock(key, ttlMs);
+      },
+      renewLock: (lease, ttlMs) => memory.renewLock(lease, ttlMs),
+      releaseLock: (lease) => memory.releaseLock(lease),
+      close: () => memory.close(),
+    };
+    h = await startHarness({ state, runtime: { lockScope: 'channel' } });
+    const hold = deferred();
+    h.runtime.onCommand('ask', () => hold.promise);
+    await h.send(buildSlashCommand({ command: '/ask', responseUrl: h.fake.responseUrl() }));
+    gateAcquires = true;
+    const secondUrl = h.fake.responseUrl();
+    expect(
+      (await h.send(buildSlashCommand({ command: '/ask', responseUrl: secondUrl }))).status,
+    ).toBe(200);
+    let finished = false;
+    const stopping = h.runtime.shutdown({ graceMs: 5_000 }).then(() => {
+      finished = true;
+    });
+    await h.observed((o) => o.type === 'shutdown_started');
+    // The second delivery takes its lock only now, after stop() returned: it is dropped then.
+    acquireGate.resolve();
+    hold.resolve();
+    await stopping;
+    expect(finished).toBe(true);
+    const posts = h.fake.calls.filter((c) => c.method === 'response_url');
+    expect(posts).toMatchObject([{ path: new URL(secondUrl).pathname }]);
   });
 });

@@ -2,6 +2,7 @@ import type { RtEvent } from '@rt/core';
 import type { SlackInteractive } from '../parse/payload-types.js';
 import { type Answer, emptyAck, jsonResponse, textResponse } from './answer.js';
 import { busyOption, busyView, firstInputBlockId } from './busy-surfaces.js';
+import { viewSubmissionRefusal } from './view-submission-refusal.js';
 
 function responseUrlOf(payload: SlackInteractive | Record<string, unknown>): string | undefined {
   const direct = (payload as { response_url?: unknown }).response_url;
@@ -71,15 +72,8 @@ export function refusalFor(event: RtEvent, text: string): Answer {
       return ephemeralVia(responseUrlOf(payload), text);
     case 'shortcut':
       return viewVia('views.open', payload.trigger_id, text);
-    case 'view_submission': {
-      const blockId = firstInputBlockId(payload.view);
-      if (blockId !== undefined) {
-        return {
-          response: jsonResponse({ response_action: 'errors', errors: { [blockId]: text } }),
-        };
-      }
-      return { response: jsonResponse({ response_action: 'push', view: busyView(text) }) };
-    }
+    case 'view_submission':
+      return { response: viewSubmissionRefusal(firstInputBlockId(payload.view), text) };
     case 'block_suggestion':
       return { response: jsonResponse({ options: [busyOption(text)] }) };
     default:

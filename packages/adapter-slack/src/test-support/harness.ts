@@ -53,7 +53,7 @@ export async function startHarness(
   const waiters = new Set<() => void>();
   const adapter = createSlackAdapter({
     signingSecret: SECRET,
-    botToken: BOT_TOKEN,
+    ...(options.adapter?.tokenResolver === undefined ? { botToken: BOT_TOKEN } : {}),
     apiUrl: fake.url,
     webClientOptions: { retryConfig: { retries: 0 } },
     ...options.adapter,

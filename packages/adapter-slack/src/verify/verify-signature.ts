@@ -32,13 +32,16 @@ export interface SignatureInput {
 
 const SIGNATURE = /^v0=([0-9a-f]{64})$/;
 
+/** The parts of a request that can be checked before its body is read. */
+export type SignatureHeaders = Omit<SignatureInput, 'secrets' | 'rawBody'>;
+
 /**
- * Checks Slack's request signature: `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{raw body}` under
- * any of `secrets`, with a timestamp within `toleranceMs` of now in either direction. Only version
- * `v0` exists; anything else is refused. Digests are compared in constant time, against every
- * secret (no early exit revealing which one matched).
+ * Checks everything about a request's signature that does not need its body: both headers are
+ * present, the timestamp is a number within `toleranceMs` of now, and the signature is a `v0` hex
+ * digest. A request failing this can be refused with 401 before its body is read; one passing it
+ * still needs `verifySlackSignature` once the body is in.
  */
-export function verifySlackSignature(input: SignatureInput): SignatureCheck {
+export function checkSignatureHeaders(input: SignatureHeaders): SignatureCheck {
   const { timestamp, signature } = input;
   if (!timestamp || !signature) return { ok: false, reason: 'missing-headers' };
   if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'bad-timestamp' };
@@ -49,10 +52,23 @@ export function verifySlackSignature(input: SignatureInput): SignatureCheck {
   if (separator < 0 || signature.slice(0, separator) !== 'v0') {
     return { ok: false, reason: 'unknown-version' };
   }
-  const match = SIGNATURE.exec(signature);
+  if (!SIGNATURE.test(signature)) return { ok: false, reason: 'malformed-signature' };
+  return { ok: true };
+}
+
+/**
+ * Checks Slack's request signature: `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{raw body}` under
+ * any of `secrets`, with a timestamp within `toleranceMs` of now in either direction. Only version
+ * `v0` exists; anything else is refused. Digests are compared in constant time, against every
+ * secret (no early exit revealing which one matched).
+ */
+export function verifySlackSignature(input: SignatureInput): SignatureCheck {
+  const headers = checkSignatureHeaders(input);
+  if (!headers.ok) return headers;
+  const match = SIGNATURE.exec(input.signature ?? '');
   if (!match) return { ok: false, reason: 'malformed-signature' };
-  const given = Buffer.from(match[1]!, 'hex');
-  const base = `v0:${timestamp}:${input.rawBody}`;
+  const given = Buffer.from(match[1] ?? '', 'hex');
+  const base = `v0:${input.timestamp}:${input.rawBody}`;
   let matched = false;
   for (const secret of input.secrets) {
     if (secret.length === 0) continue;

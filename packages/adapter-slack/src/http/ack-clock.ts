@@ -1,0 +1,40 @@
+/** The two deadlines of one request, both counted from its receipt. */
+export interface AckClock {
+  /**
+   * Aborts `syncDeadlineMs` after receipt with a `TimeoutError` `DOMException`: handed to sync
+   * dispatches, so a handler that honours it answers before the acknowledgement deadline.
+   */
+  readonly syncSignal: AbortSignal;
+  /** Resolves `ackDeadlineMs` after receipt: the answer must go out by then. Never rejects. */
+  readonly expired: Promise<void>;
+  /** Clears both timers (the signal and `expired` then never fire). Idempotent. */
+  dispose(): void;
+}
+
+/**
+ * Starts a request's deadlines. Call it on receipt and `dispose` it once the answer is out. The
+ * timers use the global `setTimeout` (fake timers drive them in tests) and are `unref`ed.
+ */
+export function startAckClock(ackDeadlineMs: number, syncDeadlineMs: number): AckClock {
+  const controller = new AbortController();
+  const syncTimer = setTimeout(() => {
+    controller.abort(
+      new DOMException(`sync deadline of ${syncDeadlineMs} ms passed`, 'TimeoutError'),
+    );
+  }, syncDeadlineMs);
+  syncTimer.unref?.();
+  let expire!: () => void;
+  const expired = new Promise<void>((resolve) => {
+    expire = resolve;
+  });
+  const ackTimer = setTimeout(() => expire(), ackDeadlineMs);
+  ackTimer.unref?.();
+  return {
+    syncSignal: controller.signal,
+    expired,
+    dispose() {
+      clearTimeout(syncTimer);
+      clearTimeout(ackTimer);
+    },
+  };
+}

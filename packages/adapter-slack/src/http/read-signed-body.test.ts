@@ -1,0 +1,150 @@
+import { signedSlackRequest, signSlackRequest } from '@rt/testing/slack';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
+import { deferred, fakeRuntimeHandle, SECRET } from '../test-support/harness.js';
+
+const NOW_MS = 1_750_000_000_000;
+const NOW_S = NOW_MS / 1000;
+
+function adapterWith(runtime = fakeRuntimeHandle()): {
+  adapter: SlackAdapter;
+  runtime: ReturnType<typeof fakeRuntimeHandle>;
+} {
+  const adapter = createSlackAdapter({
+    signingSecret: SECRET,
+    botToken: 'xoxb-unit',
+    clock: () => NOW_MS,
+  });
+  adapter.attach(runtime);
+  return { adapter, runtime };
+}
+
+function chunkedBody(count: number, size: number) {
+  const chunk = new Uint8Array(size).fill(120);
+  let pulled = 0;
+  const closed = deferred();
+  const cancelled = deferred();
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulled >= count) {
+        controller.close();
+        closed.resolve();
+        return;
+      }
+      pulled += 1;
+      controller.enqueue(chunk);
+    },
+    cancel() {
+      cancelled.resolve();
+    },
+  });
+  return { stream, pulled: () => pulled, closed: closed.promise, cancelled: cancelled.promise };
+}
+
+function streamedRequest(body: ReadableStream<Uint8Array>, headers: object): Request {
+  return new Request('http://127.0.0.1/slack/events', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(headers as Record<string, string>) },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+}
+describe('body size and verification order (401 before 413)', () => {
+  let unhandled: unknown[];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  beforeEach(() => {
+    unhandled = [];
+    process.on('unhandledRejection', onUnhandled);
+  });
+  afterEach(async () => {
+    // Let background discards finish before looking for stray rejections.
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('unhandledRejection', onUnhandled);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('answers 413 to a 5 MiB body without reading it all or dispatching', async () => {
+    const { adapter, runtime } = adapterWith();
+    const body = `{"type":"event_callback","pad":"${'x'.repeat(5 * 1024 * 1024)}"}`;
+    const payload = { contentType: 'application/json', body, data: {} };
+    const response = await adapter.handler(
+      signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
+    );
+    expect(response.status).toBe(413);
+    expect(runtime.dispatched).toHaveLength(0);
+  });
+
+  it('answers 413 to a signed oversized body streamed without a content-length, before reading it all', async () => {
+    const { adapter, runtime } = adapterWith();
+    const body = chunkedBody(20, 256 * 1024);
+    const response = await adapter.handler(
+      streamedRequest(
+        body.stream,
+        signSlackRequest({ secret: SECRET, body: '', timestamp: NOW_S }),
+      ),
+    );
+    expect(response.status).toBe(413);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(body.pulled()).toBeLessThan(20);
+    expect(runtime.dispatched).toHaveLength(0);
+    // The rest is then read and discarded, so a client still sending gets to read the 413.
+    await body.closed;
+    expect(body.pulled()).toBe(20);
+  });
+
+  it('stops discarding after 413 at eight times the body limit and cancels the stream', async () => {
+    const runtime = fakeRuntimeHandle();
+    const adapter = createSlackAdapter({
+      signingSecret: SECRET,
+      botToken: 'xoxb-unit',
+      clock: () => NOW_MS,
+      bodyLimitBytes: 1024,
+    });
+    adapter.attach(runtime);
+    const body = chunkedBody(Number.POSITIVE_INFINITY, 1024);
+    const response = await adapter.handler(
+      streamedRequest(
+        body.stream,
+        signSlackRequest({ secret: SECRET, body: '', timestamp: NOW_S }),
+      ),
+    );
+    expect(response.status).toBe(413);
+    await body.cancelled;
+    // 2 KiB read up to the limit, 9 KiB discarded (one chunk past 8 KiB), 1 chunk buffered ahead.
+    expect(body.pulled()).toBeLessThanOrEqual(12);
+  });
+
+  it.each([
+    ['no signature headers', {}],
+    ['a stale timestamp', signSlackRequest({ secret: SECRET, body: '', timestamp: NOW_S - 301 })],
+    [
+      'a malformed signature',
+      { 'x-slack-request-timestamp': String(NOW_S), 'x-slack-signature': 'v0=nothex' },
+    ],
+  ])(
+    'answers 401, not 413, to an oversized body with %s, reading at most 4 KiB of it',
+    async (_, headers) => {
+      const { adapter, runtime } = adapterWith();
+      const body = chunkedBody(20, 1024);
+      const response = await adapter.handler(streamedRequest(body.stream, headers));
+      expect(response.status).toBe(401);
+      // 4 KiB and the chunk that passes it, plus one chunk the stream buffers ahead.
+      expect(body.pulled()).toBeLessThanOrEqual(6);
+      expect(runtime.dispatched).toHaveLength(0);
+      expect(runtime.observed).toContainEqual(
+        expect.objectContaining({ type: 'adapter_notice', name: 'signature_rejected' }),
+      );
+    },
+  );
+
+  it('answers 401 to an unsigned body declaring 5 MiB without reading any of it', async () => {
+    const { adapter, runtime } = adapterWith();
+    const body = chunkedBody(20, 256 * 1024);
+    const response = await adapter.handler(
+      streamedRequest(body.stream, { 'content-length': String(5 * 1024 * 1024) }),
+    );
+    expect(response.status).toBe(401);
+    expect(body.pulled()).toBeLessThanOrEqual(1);
+    expect(runtime.dispatched).toHaveLength(0);
+  });
+});

@@ -1,0 +1,77 @@
+import { isSslCheck } from '../parse/parse-body.js';
+import { emptyAck, textResponse } from '../respond/answer.js';
+import { checkSignatureHeaders, verifySlackSignature } from '../verify/verify-signature.js';
+import { discardBody, readBodyUpTo } from './read-body.js';
+import { notice, type RequestHandlerDeps } from './request-deps.js';
+
+/**
+ * How much of a body is read when the signature headers already fail: enough to recognise Slack's
+ * unsigned `ssl_check=1` probe (a short form post), never more.
+ */
+export const UNSIGNED_PROBE_LIMIT_BYTES = 4096;
+
+/**
+ * After a 413, at most this many times `bodyLimitBytes` of the rest is read and discarded, so the
+ * client can read the answer; past it the stream is cancelled.
+ */
+const DISCARD_LIMIT_FACTOR = 8;
+
+/** A verified body, or the answer that ends the request before parsing. */
+export type SignedBody =
+  | { readonly type: 'verified'; readonly text: string }
+  | { readonly type: 'answered'; readonly response: Response };
+
+function refuse(deps: RequestHandlerDeps, reason: string): SignedBody {
+  notice(deps, 'signature_rejected', { reason });
+  return { type: 'answered', response: new Response(null, { status: 401 }) };
+}
+
+/**
+ * Reads and verifies a request's body, verification first (SPEC 9):
+ * 1. signature headers missing, malformed or outside the timestamp window: at most
+ *    `UNSIGNED_PROBE_LIMIT_BYTES` are read; Slack's unsigned `ssl_check` probe gets 200, anything
+ *    else a bare 401 (whatever its size);
+ * 2. the body is read up to `bodyLimitBytes`: larger gets 413 (the rest is discarded in the
+ *    background, up to a cap, so the client sees the answer), a failing stream 400;
+ * 3. an `ssl_check` probe gets 200 (it dispatches nothing);
+ * 4. the HMAC is checked against every signing secret: a mismatch gets a bare 401.
+ * Every 401 emits an `adapter_notice` named `signature_rejected` with the reason.
+ */
+export async function readSignedBody(
+  deps: RequestHandlerDeps,
+  request: Request,
+  nowMs: number,
+): Promise<SignedBody> {
+  const { options } = deps;
+  const contentType = request.headers.get('content-type');
+  const timestamp = request.headers.get('x-slack-request-timestamp');
+  const signature = request.headers.get('x-slack-signature');
+  const toleranceMs = options.signatureToleranceMs;
+  const headers = checkSignatureHeaders({ timestamp, signature, nowMs, toleranceMs });
+  if (!headers.ok) {
+    const probe = await readBodyUpTo(request, UNSIGNED_PROBE_LIMIT_BYTES);
+    if (probe.type === 'body' && isSslCheck(probe.text, contentType)) {
+      return { type: 'answered', response: emptyAck() };
+    }
+    return refuse(deps, headers.reason);
+  }
+  const body = await readBodyUpTo(request, options.bodyLimitBytes);
+  if (body.type === 'too-large') {
+    void discardBody(request, options.bodyLimitBytes * DISCARD_LIMIT_FACTOR);
+    return { type: 'answered', response: textResponse(413, 'Payload Too Large') };
+  }
+  if (body.type === 'unreadable') {
+    return { type: 'answered', response: textResponse(400, 'Bad Request: unreadable body') };
+  }
+  if (isSslCheck(body.text, contentType)) return { type: 'answered', response: emptyAck() };
+  const check = verifySlackSignature({
+    secrets: options.signingSecrets,
+    timestamp,
+    signature,
+    rawBody: body.text,
+    nowMs,
+    toleranceMs,
+  });
+  if (!check.ok) return refuse(deps, check.reason);
+  return { type: 'verified', text: body.text };
+}

@@ -1,0 +1,86 @@
+import { buildMessageEvent, type FakeSlackApi, startFakeSlackApi } from '@rt/testing/slack';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
+import { fakeRuntimeHandle, SECRET } from '../test-support/harness.js';
+
+/** The parts of a WebClient its constructor options end up in (not public API: test only). */
+interface ClientInternals {
+  readonly retryConfig: Record<string, unknown>;
+  readonly axios: { readonly defaults: { readonly timeout: number } };
+}
+
+const eventOf = () => {
+  const data = buildMessageEvent({ channel: 'C1' }).data;
+  return {
+    adapter: 'slack',
+    tenant: 'T0TEAM',
+    id: String(data.event_id),
+    kind: 'message' as const,
+    shape: 'event_callback',
+    type: 'message',
+    channel: 'C1',
+    receivedAt: Date.now(),
+    payload: data,
+  };
+};
+
+describe('the WebClient policy', () => {
+  let fake: FakeSlackApi;
+  beforeEach(async () => {
+    fake = await startFakeSlackApi();
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await fake.close();
+  });
+
+  function adapterWith(webClientOptions?: Record<string, unknown>): SlackAdapter {
+    const adapter = createSlackAdapter({
+      signingSecret: SECRET,
+      botToken: 'xoxb-policy',
+      apiUrl: fake.url,
+      ...(webClientOptions ? { webClientOptions } : {}),
+    });
+    adapter.attach(fakeRuntimeHandle());
+    return adapter;
+  }
+
+  it('gives every client a 10 s timeout and the bounded retry policy by default', async () => {
+    const client = (await adapterWith().client(eventOf())) as unknown as ClientInternals;
+    expect(client.axios.defaults.timeout).toBe(10_000);
+    expect(client.retryConfig).toMatchObject({ retries: 2, maxRetryTime: 30_000 });
+  });
+
+  it('retries a failing call twice by default, then rejects: the slot is not held for half an hour', async () => {
+    const adapter = adapterWith();
+    fake.fail('chat.postMessage', { status: 500 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let outcome: string | undefined;
+    void adapter.post(eventOf(), 'hello').then(
+      () => {
+        outcome = 'posted';
+      },
+      () => {
+        outcome = 'rejected';
+      },
+    );
+    // Real I/O to the fake interleaved with fake backoff time, until the call gives up.
+    for (let turn = 0; outcome === undefined && turn < 2000; turn += 1) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(250);
+    }
+    expect(outcome).toBe('rejected');
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(30 * 60 * 1000);
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(3);
+  });
+
+  it('lets webClientOptions override the timeout and the retry policy', async () => {
+    const adapter = adapterWith({ timeout: 500, retryConfig: { retries: 0 } });
+    const client = (await adapter.client(eventOf())) as unknown as ClientInternals;
+    expect(client.axios.defaults.timeout).toBe(500);
+    fake.fail('chat.postMessage', { status: 500 });
+    await expect(adapter.post(eventOf(), 'hello')).rejects.toThrow();
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * Tracks promises still running, so a lifecycle step can wait for the last of them. Settled
+ * promises leave the set by themselves; a rejection is never left unhandled by the set (the
+ * caller still gets it from the promise `track` returns).
+ */
+export class PendingSet {
+  readonly #pending = new Set<Promise<unknown>>();
+
+  /** Promises tracked and not yet settled. */
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  /** Tracks `promise` until it settles; returns it unchanged. */
+  track<T>(promise: Promise<T>): Promise<T> {
+    this.#pending.add(promise);
+    const forget = () => {
+      this.#pending.delete(promise);
+    };
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  /**
+   * Resolves once every promise tracked so far, and every one tracked while it waits, has settled.
+   * It waits as long as they do: track only time-bounded work.
+   */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+}
