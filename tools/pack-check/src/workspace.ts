@@ -3,7 +3,7 @@
  * them with pnpm (which applies `publishConfig` and rewrites `workspace:` ranges) and reading a
  * tarball back.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run } from './run.js';
@@ -27,6 +27,8 @@ export interface PackedPackage {
   readonly dir: PublishedPackage;
   readonly name: string;
   readonly tarball: string;
+  /** Where the tarball is unpacked (its `package/` directory), to read shipped files from. */
+  readonly root: string;
   /** Paths inside the tarball, without the leading `package/`, sorted. */
   readonly files: readonly string[];
   /** The `package.json` as published (after pnpm's `publishConfig` and `workspace:` rewriting). */
@@ -52,7 +54,7 @@ export async function buildPackages(): Promise<void> {
   await run('pnpm', ['--filter', './packages/*', 'build'], { cwd: WORKSPACE_ROOT });
 }
 
-/** Packs one package into `destination` and reads the tarball back. */
+/** Packs one package into `destination`, unpacks it into `destination/<dir>/` and lists it. */
 export async function packPackage(
   dir: PublishedPackage,
   destination: string,
@@ -71,15 +73,17 @@ export async function packPackage(
     .filter((line) => line.length > 0)
     .map((line) => line.replace(/^package\//, ''))
     .sort();
-  const manifestText = await run('tar', ['-xzOf', filename, 'package/package.json'], {
-    cwd: destination,
-  });
+  const unpacked = join(destination, dir);
+  mkdirSync(unpacked);
+  await run('tar', ['-xzf', filename, '-C', unpacked], { cwd: destination });
+  const root = join(unpacked, 'package');
   return {
     dir,
     name,
     tarball: filename,
+    root,
     files,
-    manifest: JSON.parse(manifestText.stdout) as PackedManifest,
+    manifest: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackedManifest,
   };
 }
 
