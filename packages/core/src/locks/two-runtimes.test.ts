@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRuntime } from '../runtime/create-runtime.js';
 import type { StrategyName } from '../runtime/options.js';
-import { flush, makeEvent, TestAdapter } from '../test-support/test-adapter.js';
+import { flush, makeEvent, settledOf, TestAdapter } from '../test-support/test-adapter.js';
 import { TestState } from '../test-support/test-state.js';
 
 describe('two runtimes sharing one State', () => {
@@ -37,7 +37,7 @@ describe('two runtimes sharing one State', () => {
       for (let i = 0; i < 20; i += 1) {
         const target = i % 2 === 0 ? a : b;
         const r = await target.adapter.send({ thread: 'shared' });
-        if (r.status === 'accepted') settled.push(r.settled);
+        settled.push(settledOf(r));
         await vi.advanceTimersByTimeAsync(37);
       }
       await vi.advanceTimersByTimeAsync(60_000);
@@ -84,7 +84,7 @@ describe('two runtimes sharing one State', () => {
     const second = await runtimes[1]!.adapter.send({ id: 'on-b', thread: 't' });
     await vi.advanceTimersByTimeAsync(3000);
     for (const r of [first, second]) {
-      if (r.status === 'accepted') expect((await r.settled).outcome).toBe('completed');
+      expect((await settledOf(r)).outcome).toBe('completed');
     }
     expect(order).toEqual(['start on-a', 'end on-a', 'start on-b', 'end on-b']);
   });

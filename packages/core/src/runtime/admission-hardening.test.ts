@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AdmissionRejectedError, PreludeError } from '../errors.js';
 import { setup } from '../test-support/setup.js';
-import { deferred, flush, makeEvent } from '../test-support/test-adapter.js';
+import { deferred, flush, makeEvent, settledOf } from '../test-support/test-adapter.js';
 
 describe('admission bound hardening', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -119,10 +119,10 @@ describe('admission bound hardening', () => {
     );
 
     hold.resolve();
-    if (first.status === 'accepted') await first.settled;
+    await settledOf(first);
     const again = await runtime.dispatch({ ...retried, retry: { attempt: 1 } });
     expect(again.status).toBe('accepted');
-    if (again.status === 'accepted') await again.settled;
+    await settledOf(again);
     expect(handled).toBe(2);
     await expect(runtime.dispatch(retried)).resolves.toEqual({ status: 'duplicate' });
   });
@@ -140,7 +140,7 @@ describe('admission bound hardening', () => {
     runtime.onMessage(() => {});
     const event = makeEvent({ adapter: 'test' });
     const first = await runtime.dispatch(event);
-    if (first.status === 'accepted') await first.settled;
+    await settledOf(first);
     await expect(runtime.dispatch(event)).resolves.toEqual({ status: 'duplicate' });
     expect(runtime.stats().detachedInFlight).toBe(0);
     await flush();

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InvalidEventError } from '../errors.js';
 import { setup } from '../test-support/setup.js';
-import { deferred, makeEvent, TestAdapter } from '../test-support/test-adapter.js';
+import { deferred, makeEvent, settledOf, TestAdapter } from '../test-support/test-adapter.js';
 
 describe('dispatch', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -12,7 +12,7 @@ describe('dispatch', () => {
     runtime.onMessage(() => {});
     const result = await adapter.send({ id: 'E1' });
     expect(result.status).toBe('accepted');
-    if (result.status === 'accepted') await result.settled;
+    await settledOf(result);
     expect(state.calls.filter((c) => c.startsWith('markEvent'))).toEqual([
       'markEvent event:test:T1:E1',
     ]);
@@ -131,7 +131,7 @@ describe('dispatch', () => {
       });
     });
     const result = await adapter.send({ kind: 'mention', thread: 'T-9' });
-    if (result.status === 'accepted') await result.settled;
+    await settledOf(result);
     expect(adapter.replies.map((r) => r.message.text)).toEqual(['pong', 'rich']);
     expect(await seen.promise).toMatchObject({
       mode: 'deferred',
@@ -174,7 +174,7 @@ describe('dispatch', () => {
     });
     runtime.onMessage(() => {});
     const result = await adapter.send();
-    if (result.status === 'accepted') await result.settled;
+    await settledOf(result);
     await vi.advanceTimersByTimeAsync(0);
     expect(runtime.stats().outcomes.completed).toBe(1);
     expect(runtime.stats().observerFailures).toBe(4);

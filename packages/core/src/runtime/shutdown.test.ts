@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ShutdownError } from '../errors.js';
 import { setup } from '../test-support/setup.js';
-import { deferred, flush } from '../test-support/test-adapter.js';
+import { deferred, flush, settledOf } from '../test-support/test-adapter.js';
 
 describe('shutdown', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -26,9 +26,7 @@ describe('shutdown', () => {
     expect(done).toBe(false);
     hold.resolve();
     await stopping;
-    if (accepted.status === 'accepted') {
-      expect((await accepted.settled).outcome).toBe('completed');
-    }
+    expect((await settledOf(accepted)).outcome).toBe('completed');
   });
 
   it('aborts running handlers with ShutdownError at the grace deadline and waits for them', async () => {
@@ -54,7 +52,7 @@ describe('shutdown', () => {
     expect(done).toBe(false);
     cleanup.resolve();
     await stopping;
-    if (accepted.status === 'accepted') expect((await accepted.settled).outcome).toBe('shutdown');
+    expect((await settledOf(accepted)).outcome).toBe('shutdown');
     expect(runtime.stats().detachedInFlight).toBe(0);
   });
 
@@ -69,10 +67,10 @@ describe('shutdown', () => {
     expect(runtime.stats()).toMatchObject({ detachedInFlight: 2, parked: 1 });
     void runtime.shutdown({ graceMs: 10_000 });
     await flush();
-    if (waiting.status === 'accepted') expect((await waiting.settled).outcome).toBe('shutdown');
+    expect((await settledOf(waiting)).outcome).toBe('shutdown');
     expect(runtime.stats()).toMatchObject({ detachedInFlight: 1, parked: 0 });
     hold.resolve();
-    if (running.status === 'accepted') expect((await running.settled).outcome).toBe('completed');
+    expect((await settledOf(running)).outcome).toBe('completed');
   });
 
   it('stops adapters after admission has closed', async () => {
@@ -132,7 +130,7 @@ describe('shutdown', () => {
     expect(runtime.stats().outcomes.shutdown).toBe(1);
     never.resolve(); // a late end is ignored: no second outcome
     expect(accepted.status).toBe('accepted');
-    if (accepted.status === 'accepted') expect((await accepted.settled).outcome).toBe('shutdown');
+    expect((await settledOf(accepted)).outcome).toBe('shutdown');
     expect(runtime.stats()).toMatchObject({ detachedInFlight: 0 });
     expect(ofType('dispatch_finished')).toHaveLength(1);
     expect(runtime.stats().outcomes.completed).toBe(0);

@@ -2,6 +2,7 @@ import type { Adapter, OutboundMessage, PostedMessage, RuntimeHandle } from '../
 import type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
 import type { RtEvent } from '../event/event.js';
 import type { DispatchMode } from '../observe/observation.js';
+import type { FinishedDelivery } from '../outcomes/outcome.js';
 
 let sequence = 0;
 
@@ -86,4 +87,12 @@ export function deferred<T = void>(): {
 /** Lets pending promise callbacks run (several microtask turns). */
 export async function flush(turns = 10): Promise<void> {
   for (let i = 0; i < turns; i += 1) await Promise.resolve();
+}
+
+/** The `settled` promise of an accepted result; fails the test when the result is anything else. */
+export function settledOf(result: DispatchResult): Promise<FinishedDelivery> {
+  if (result.status !== 'accepted') {
+    throw new Error(`expected an accepted dispatch, got ${JSON.stringify(result.status)}`);
+  }
+  return result.settled;
 }
