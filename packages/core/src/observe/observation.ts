@@ -55,6 +55,7 @@ export type Observation =
       readonly error: unknown;
     }
   | {
+      /** The prelude failed before acceptance (dedupe mark, lock scope); nothing was marked. */
       readonly type: 'prelude_error';
       readonly at: number;
       readonly event: EventRef;

@@ -358,7 +358,7 @@ class RtRuntime implements Runtime {
     return finished;
   }
 
-  /** The delivery's scope key; a failing scope function ends the delivery `failed`, unmarked. */
+  /** The delivery's scope key; a failing scope function is a `prelude-error`, nothing marked. */
   #scopeKeyOf(event: RtEvent, adapter: Adapter, mode: DispatchMode): string {
     try {
       return scopeKeyOf(event, this.options.lockScope ?? adapter.defaultLockScope ?? 'thread');
@@ -366,7 +366,8 @@ class RtRuntime implements Runtime {
       const error = new InvalidEventError(`lock scope of event ${event.id} failed: ${cause}`, {
         cause,
       });
-      this.#record(event, mode, { outcome: 'failed', error }, event.receivedAt, false);
+      this.#emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });
+      this.#record(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, false);
       throw error;
     }
   }

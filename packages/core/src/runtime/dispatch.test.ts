@@ -41,7 +41,7 @@ describe('dispatch', () => {
     expect(runtime.stats().received).toBe(0);
   });
 
-  it('refuses an event whose lock scope function fails, before marking it, with outcome failed', async () => {
+  it('refuses an event whose lock scope function fails, before marking it, as a prelude error', async () => {
     const { runtime, adapter, state, ofType } = setup({
       lockScope: (event) => (event.user === 'bad' ? '' : `user:${event.user}`),
     });
@@ -52,9 +52,11 @@ describe('dispatch', () => {
     });
     expect(state.calls).toEqual([]);
     expect(runtime.stats()).toMatchObject({ received: 1, accepted: 0, detachedInFlight: 0 });
-    expect(runtime.stats().outcomes.failed).toBe(1);
+    expect(runtime.stats().outcomes['prelude-error']).toBe(1);
+    expect(runtime.stats().outcomes.failed).toBe(0);
+    expect(ofType('prelude_error')).toMatchObject([{ error: { code: 'RT_INVALID_EVENT' } }]);
     expect(ofType('dispatch_finished')).toMatchObject([
-      { outcome: 'failed', error: { code: 'RT_INVALID_EVENT' } },
+      { outcome: 'prelude-error', error: { code: 'RT_INVALID_EVENT' } },
     ]);
     await expect(adapter.send({ user: 'good' })).resolves.toMatchObject({ status: 'accepted' });
   });
