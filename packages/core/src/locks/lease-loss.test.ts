@@ -1,16 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DispatchResult } from '../dispatch/dispatch-result.js';
 import { PreemptedError } from '../errors.js';
-import type { FinishedDelivery } from '../outcomes/outcome.js';
 import type { ConcurrencyOptions } from '../runtime/options.js';
 import { setup } from '../test-support/setup.js';
-import { deferred } from '../test-support/test-adapter.js';
-
-/** The accepted delivery's `settled`; fails the test when the dispatch was not accepted. */
-function settledOf(result: DispatchResult): Promise<FinishedDelivery> {
-  expect(result.status).toBe('accepted');
-  return (result as Extract<DispatchResult, { status: 'accepted' }>).settled;
-}
+import { deferred, settledOf } from '../test-support/test-adapter.js';
 
 describe('lease renewal and lease-loss cancellation', () => {
   beforeEach(() => vi.useFakeTimers());

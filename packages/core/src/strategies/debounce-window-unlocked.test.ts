@@ -1,13 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DispatchResult } from '../dispatch/dispatch-result.js';
 import { setup } from '../test-support/setup.js';
-import { deferred } from '../test-support/test-adapter.js';
-
-function settledOf(result: DispatchResult) {
-  expect(result.status).toBe('accepted');
-  if (result.status !== 'accepted') throw new Error('not accepted');
-  return result.settled;
-}
+import { deferred, settledOf } from '../test-support/test-adapter.js';
 
 describe('debounce: a quiet window restarted while waiting for the lock', () => {
   beforeEach(() => vi.useFakeTimers());

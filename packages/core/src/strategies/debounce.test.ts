@@ -1,14 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DispatchResult } from '../dispatch/dispatch-result.js';
-import type { FinishedDelivery } from '../outcomes/outcome.js';
 import { setup } from '../test-support/setup.js';
-import { deferred, flush } from '../test-support/test-adapter.js';
-
-/** The accepted delivery's `settled`; fails the test when the dispatch was not accepted. */
-function settledOf(result: DispatchResult): Promise<FinishedDelivery> {
-  expect(result.status).toBe('accepted');
-  return (result as Extract<DispatchResult, { status: 'accepted' }>).settled;
-}
+import { deferred, flush, settledOf } from '../test-support/test-adapter.js';
 
 /** The outcome the delivery has reached by now, or `'pending'`: never waits for timers. */
 async function outcomeNow(result: DispatchResult): Promise<string> {

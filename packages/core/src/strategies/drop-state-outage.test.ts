@@ -1,12 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DispatchResult } from '../dispatch/dispatch-result.js';
 import { setup } from '../test-support/setup.js';
-
-function settledOf(result: DispatchResult) {
-  expect(result.status).toBe('accepted');
-  if (result.status !== 'accepted') throw new Error('not accepted');
-  return result.settled;
-}
+import { settledOf } from '../test-support/test-adapter.js';
 
 describe('drop strategy during a State outage', () => {
   beforeEach(() => vi.useFakeTimers());
