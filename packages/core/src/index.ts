@@ -25,7 +25,13 @@ export {
 export type { DeliveryRetry, EventKind, EventRef, RtEvent } from './event/event.js';
 export { eventRef } from './event/event.js';
 export { type FetchHandler, toNodeListener } from './http/node-listener.js';
-export { DEFAULT_BODY_LIMIT_BYTES, readBodyWithLimit } from './http/read-body.js';
+export {
+  type BodyRead,
+  DEFAULT_BODY_LIMIT_BYTES,
+  discardBody,
+  readBodyUpTo,
+  readBodyWithLimit,
+} from './http/read-body.js';
 export { type LockScope, scopeKeyOf } from './locks/lock-scope.js';
 export type {
   DispatchMode,

@@ -1,14 +1,8 @@
+import { ACCEPTED_OUTCOMES } from '@rt/core';
 import type { Invariant, InvariantInput } from './invariants.js';
 
 /** Outcomes of an accepted delivery other than `completed`: each one is a lost answer. */
-const ACCEPTED_NOT_COMPLETED = [
-  'failed',
-  'dropped',
-  'superseded',
-  'timed-out',
-  'preempted',
-  'shutdown',
-];
+const ACCEPTED_NOT_COMPLETED = ACCEPTED_OUTCOMES.filter((outcome) => outcome !== 'completed');
 
 /**
  * The run is evidence only if it ran to the end: every planned event, `/ask` and click was sent,

@@ -1,7 +1,7 @@
+import { discardBody, readBodyUpTo } from '@rt/core';
 import { isSslCheck } from '../parse/parse-body.js';
 import { emptyAck, textResponse } from '../respond/answer.js';
 import { checkSignatureHeaders, verifySlackSignature } from '../verify/verify-signature.js';
-import { discardBody, readBodyUpTo } from './read-body.js';
 import { notice, type RequestHandlerDeps } from './request-deps.js';
 
 /**
