@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Adapter, RuntimeHandle } from '../adapter/adapter.js';
+import { assertAdapter } from '../adapter/assert-adapter.js';
 import { AdmissionController } from '../admission/admission-controller.js';
 import type { Delivery } from '../dispatch/delivery.js';
 import type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
@@ -79,12 +80,7 @@ class RtRuntime implements Runtime {
   }
 
   use(adapter: Adapter): this {
-    if (typeof adapter?.name !== 'string' || adapter.name.length === 0) {
-      throw new TypeError('adapter.name must be a non-empty string');
-    }
-    if (typeof adapter.attach !== 'function' || typeof adapter.reply !== 'function') {
-      throw new TypeError(`adapter "${adapter.name}" must implement attach() and reply()`);
-    }
+    assertAdapter(adapter);
     if (this.#adapters.has(adapter.name)) {
       throw new TypeError(`an adapter named "${adapter.name}" is already registered`);
     }
