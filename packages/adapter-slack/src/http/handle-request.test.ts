@@ -39,7 +39,6 @@ function request(payload: SlackTestPayload, headers: Record<string, string>): Re
   });
 }
 
-/** A body stream of `count` chunks of `size` bytes that counts how many were pulled. */
 describe('signature verification', () => {
   let unhandled: unknown[];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -347,5 +346,29 @@ describe('retry metadata', () => {
     );
     expect(signals[0]).toBeUndefined();
     expect(signals[1]).toBeInstanceOf(AbortSignal);
+  });
+});
+
+describe('an unexpected failure inside the handler', () => {
+  it('is answered 500 (retry-inducing) with a request_failed notice, never a rejection', async () => {
+    const runtime = fakeRuntimeHandle();
+    const bug = new Error('clock broke');
+    const adapter = createSlackAdapter({
+      signingSecret: SECRET,
+      botToken: 'xoxb-unit',
+      clock: () => {
+        throw bug;
+      },
+    });
+    adapter.attach(runtime);
+    const response = await adapter.handler(
+      signedSlackRequest({ secret: SECRET, payload: buildMessageEvent(), timestamp: NOW_S }),
+    );
+    expect(response.status).toBe(500);
+    expect(response.headers.get('x-slack-no-retry')).toBeNull();
+    expect(runtime.dispatched).toEqual([]);
+    expect(runtime.observed).toMatchObject([
+      { type: 'adapter_notice', name: 'request_failed', error: bug },
+    ]);
   });
 });

@@ -86,7 +86,8 @@ async function answerVerified(
  * normalisation (ignored events 200); then dispatch and the shape-aware answer, which goes out
  * by `ackDeadlineMs` after receipt at the latest (`dispatchAndAnswer`). Busy-signal follow-ups
  * are handed to the runner after the answer is built and start on a later tick, so they never
- * delay it. It never rejects: unexpected failures answer like a prelude error.
+ * delay it. It never rejects: an unexpected failure is answered 500 (which Slack retries for
+ * events) with an `adapter_notice` named `request_failed`.
  */
 export function createRequestHandler(
   deps: RequestHandlerDeps,
@@ -102,6 +103,11 @@ export function createRequestHandler(
       const body = await readSignedBody(deps, request, receivedAt);
       if (body.type === 'answered') return body.response;
       return await answerVerified(deps, request, body.text, receivedAt, clock);
+    } catch (error) {
+      // A bug, not an input: Slack gets a retry-inducing 500 (events are redelivered), operators
+      // an `adapter_notice`. Were the event already accepted, the retry would meet its mark.
+      notice(deps, 'request_failed', undefined, error);
+      return textResponse(500, 'Internal Server Error');
     } finally {
       clock.dispose();
     }

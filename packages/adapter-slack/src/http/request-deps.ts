@@ -1,4 +1,4 @@
-import type { Observation, RuntimeHandle } from '@rt/core';
+import type { RuntimeHandle } from '@rt/core';
 import type { ResolvedSlackOptions } from '../options.js';
 import type { FollowUpRunner } from '../respond/follow-up.js';
 import type { PendingSet } from '../util/pending-set.js';
@@ -18,7 +18,8 @@ export interface RequestHandlerDeps {
 
 /**
  * Emits an `adapter_notice` named `name` through the attached runtime. Does nothing before
- * `attach`; an observer that throws never breaks the request.
+ * `attach`; nothing it does (an observer that throws, ...) ever breaks the request. `at` is the
+ * wall clock, like every other observation's.
  */
 export function notice(
   deps: RequestHandlerDeps,
@@ -26,18 +27,17 @@ export function notice(
   detail?: Readonly<Record<string, unknown>>,
   error?: unknown,
 ): void {
-  const runtime = deps.runtime();
-  if (runtime === undefined) return;
-  const observation: Observation = {
-    type: 'adapter_notice',
-    at: deps.options.clock(),
-    adapter: deps.options.name,
-    name,
-    ...(detail !== undefined ? { detail } : {}),
-    ...(error !== undefined ? { error } : {}),
-  };
   try {
-    runtime.observe(observation);
+    const runtime = deps.runtime();
+    if (runtime === undefined) return;
+    runtime.observe({
+      type: 'adapter_notice',
+      at: Date.now(),
+      adapter: deps.options.name,
+      name,
+      ...(detail !== undefined ? { detail } : {}),
+      ...(error !== undefined ? { error } : {}),
+    });
   } catch {
     // Observation must never break a request.
   }
