@@ -1,15 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Observation, type RtEvent, type State, toNodeListener } from '@rt/core';
-import { createMemoryState } from '@rt/state-memory';
+import { type Observation, type RtEvent, toNodeListener } from '@rt/core';
 import {
   buildMessageEvent,
   buildSlashCommand,
   type SlackTestPayload,
   signSlackRequest,
 } from '@rt/testing/slack';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { deferred, type Harness, SECRET, startHarness } from './test-support/harness.js';
+import { unreachableState } from './test-support/memory-state-with.js';
+import { failOnUnhandledRejections } from './test-support/unhandled-rejections.js';
 
 /** Serves the adapter on node:http through core's toNodeListener, on 127.0.0.1 port 0. */
 async function serve(h: Harness): Promise<{ url: string; server: Server }> {
@@ -30,28 +31,10 @@ function post(url: string, payload: SlackTestPayload, headers: Record<string, st
   });
 }
 
-function failingMarkState(): State {
-  const inner = createMemoryState();
-  return {
-    markEvent: async () => {
-      throw new Error('state unreachable');
-    },
-    acquireLock: (key, ttl) => inner.acquireLock(key, ttl),
-    renewLock: (lease, ttl) => inner.renewLock(lease, ttl),
-    releaseLock: (lease) => inner.releaseLock(lease),
-    close: () => inner.close(),
-  };
-}
-
 describe('over real HTTP (node:http + toNodeListener)', () => {
   let h: Harness;
   let server: Server | undefined;
-  let unhandled: unknown[];
-  const onUnhandled = (reason: unknown) => unhandled.push(reason);
-  beforeEach(() => {
-    unhandled = [];
-    process.on('unhandledRejection', onUnhandled);
-  });
+  failOnUnhandledRejections();
   afterEach(async () => {
     const closing = new Promise<void>((resolve) =>
       server ? server.close(() => resolve()) : resolve(),
@@ -60,8 +43,6 @@ describe('over real HTTP (node:http + toNodeListener)', () => {
     await closing;
     server = undefined;
     await h.close();
-    process.off('unhandledRejection', onUnhandled);
-    expect(unhandled).toEqual([]);
   });
 
   it('handles a rejected Events API delivery exactly once when Slack retries it after capacity frees', async () => {
@@ -131,7 +112,7 @@ describe('over real HTTP (node:http + toNodeListener)', () => {
 
   it('answers a prelude error with 503 for events and an unavailable ephemeral for slash commands', async () => {
     h = await startHarness({
-      state: failingMarkState(),
+      state: unreachableState(),
       adapter: { unavailableText: 'Down for a moment.' },
     });
     const served = await serve(h);

@@ -1,5 +1,4 @@
-import type { Observation, RtEvent, State } from '@rt/core';
-import { createMemoryState } from '@rt/state-memory';
+import type { Observation, RtEvent } from '@rt/core';
 import {
   buildAppMentionEvent,
   buildBlockActions,
@@ -17,6 +16,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUSY_OPTION_VALUE } from './respond/busy-surfaces.js';
 import { BOT_TOKEN, deferred, type Harness, startHarness } from './test-support/harness.js';
+import { unreachableState } from './test-support/memory-state-with.js';
 
 const BUSY = 'Busy: try again soon.';
 const UNAVAILABLE = 'Unavailable: try again soon.';
@@ -178,20 +178,6 @@ async function expectAnswer(
   expect(response.headers.get('content-type')).toBe(contentType);
   expect(await bodyOf(response)).toEqual(expected.body);
   expect(response.headers.get('x-slack-no-retry')).toBeNull();
-}
-
-/** A State that cannot mark anything: every dispatch ends in a prelude error. */
-function unreachableState(): State {
-  const inner = createMemoryState();
-  return {
-    markEvent: async () => {
-      throw new Error('state unreachable');
-    },
-    acquireLock: (key, ttl) => inner.acquireLock(key, ttl),
-    renewLock: (lease, ttl) => inner.renewLock(lease, ttl),
-    releaseLock: (lease) => inner.releaseLock(lease),
-    close: () => inner.close(),
-  };
 }
 
 async function assertFollowUp(h: Harness, expected: ExpectedFollowUp): Promise<void> {

@@ -1,8 +1,9 @@
 import type { RtEvent, State } from '@rt/core';
-import { createMemoryState } from '@rt/state-memory';
 import { buildMessageEvent, buildSlashCommand, buildViewSubmission } from '@rt/testing/slack';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deferred, type Harness, startHarness } from '../test-support/harness.js';
+import { memoryStateWith } from '../test-support/memory-state-with.js';
+import { failOnUnhandledRejections } from '../test-support/unhandled-rejections.js';
 
 const UNAVAILABLE = 'Unavailable: try again soon.';
 
@@ -22,39 +23,29 @@ function watch<T>(promise: Promise<T>): { readonly promise: Promise<T>; done: bo
 
 /** A memory State whose first `markEvent` waits for `release` and then lands or fails. */
 function slowMarkState(): State & { release(outcome: 'land' | 'fail'): void } {
-  const inner = createMemoryState();
   const gate = deferred<'land' | 'fail'>();
   let calls = 0;
-  return {
+  const state = memoryStateWith((inner) => ({
     markEvent: async (key, ttl) => {
       calls += 1;
       if (calls === 1 && (await gate.promise) === 'fail') throw new Error('state unreachable');
       return inner.markEvent(key, ttl);
     },
-    acquireLock: (key, ttl) => inner.acquireLock(key, ttl),
-    renewLock: (lease, ttl) => inner.renewLock(lease, ttl),
-    releaseLock: (lease) => inner.releaseLock(lease),
-    close: () => inner.close(),
-    release: (outcome) => gate.resolve(outcome),
-  };
+  }));
+  return { ...state, release: (outcome) => gate.resolve(outcome) };
 }
 
 describe('the acknowledgement deadline', () => {
   let h: Harness;
   let gate = deferred();
-  let unhandled: unknown[];
-  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  failOnUnhandledRejections();
   beforeEach(() => {
-    unhandled = [];
     gate = deferred();
-    process.on('unhandledRejection', onUnhandled);
   });
   afterEach(async () => {
     vi.useRealTimers();
     gate.resolve();
     await h.close();
-    process.off('unhandledRejection', onUnhandled);
-    expect(unhandled).toEqual([]);
   });
 
   async function start(options: Parameters<typeof startHarness>[0] = {}): Promise<void> {

@@ -11,25 +11,10 @@ import {
   signedSlackRequest,
   signSlackRequest,
 } from '@rt/testing/slack';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
-import { fakeRuntimeHandle, SECRET } from '../test-support/harness.js';
-
-const NOW_MS = 1_750_000_000_000;
-const NOW_S = NOW_MS / 1000;
-
-function adapterWith(runtime = fakeRuntimeHandle()): {
-  adapter: SlackAdapter;
-  runtime: ReturnType<typeof fakeRuntimeHandle>;
-} {
-  const adapter = createSlackAdapter({
-    signingSecret: ['rotated-new-secret', SECRET],
-    botToken: 'xoxb-unit',
-    clock: () => NOW_MS,
-  });
-  adapter.attach(runtime);
-  return { adapter, runtime };
-}
+import { describe, expect, it } from 'vitest';
+import { createSlackAdapter } from '../slack-adapter.js';
+import { fakeRuntimeHandle, NOW_MS, NOW_S, SECRET, unitAdapter } from '../test-support/harness.js';
+import { failOnUnhandledRejections } from '../test-support/unhandled-rejections.js';
 
 function request(payload: SlackTestPayload, headers: Record<string, string>): Request {
   return new Request('http://127.0.0.1/slack/events', {
@@ -40,19 +25,10 @@ function request(payload: SlackTestPayload, headers: Record<string, string>): Re
 }
 
 describe('signature verification', () => {
-  let unhandled: unknown[];
-  const onUnhandled = (reason: unknown) => unhandled.push(reason);
-  beforeEach(() => {
-    unhandled = [];
-    process.on('unhandledRejection', onUnhandled);
-  });
-  afterEach(() => {
-    process.off('unhandledRejection', onUnhandled);
-    expect(unhandled).toEqual([]);
-  });
+  failOnUnhandledRejections();
 
   it('accepts a request signed with the current secret and dispatches it', async () => {
-    const { adapter, runtime } = adapterWith();
+    const { adapter, runtime } = unitAdapter();
     const payload = buildMessageEvent();
     const response = await adapter.handler(
       signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
@@ -62,7 +38,7 @@ describe('signature verification', () => {
   });
 
   it('accepts any secret of a rotation list', async () => {
-    const { adapter, runtime } = adapterWith();
+    const { adapter, runtime } = unitAdapter();
     const response = await adapter.handler(
       signedSlackRequest({
         secret: 'rotated-new-secret',
@@ -121,7 +97,7 @@ describe('signature verification', () => {
   it.each(refusals)(
     'answers 401 without detail and dispatches nothing for %s',
     async (_, build) => {
-      const { adapter, runtime } = adapterWith();
+      const { adapter, runtime } = unitAdapter();
       const response = await adapter.handler(build(buildMessageEvent({ text: 'hello' })));
       expect(response.status).toBe(401);
       expect(await response.text()).toBe('');
@@ -133,7 +109,7 @@ describe('signature verification', () => {
   );
 
   it('checks the signature of url_verification before echoing the challenge', async () => {
-    const { adapter } = adapterWith();
+    const { adapter } = unitAdapter();
     const payload = buildUrlVerification('the-challenge');
     const bad = await adapter.handler(
       signedSlackRequest({ secret: 'wrong', payload, timestamp: NOW_S }),
@@ -155,7 +131,7 @@ describe('signature verification', () => {
 
 describe('requests that are not dispatched', () => {
   it('answers 200 to the unsigned ssl_check probe without dispatching', async () => {
-    const { adapter, runtime } = adapterWith();
+    const { adapter, runtime } = unitAdapter();
     const response = await adapter.handler(
       signedSlackRequest({ secret: undefined, payload: buildSslCheck() }),
     );
@@ -199,7 +175,7 @@ describe('requests that are not dispatched', () => {
   });
 
   it('acknowledges app_rate_limited with 200 and an adapter_notice', async () => {
-    const { adapter, runtime } = adapterWith();
+    const { adapter, runtime } = unitAdapter();
     const response = await adapter.handler(
       signedSlackRequest({ secret: SECRET, payload: buildAppRateLimited(), timestamp: NOW_S }),
     );
@@ -227,7 +203,7 @@ describe('requests that are not dispatched', () => {
     ['an edit notice', buildMessageEvent({ subtype: 'message_changed' })],
     ['a deletion notice', buildMessageEvent({ subtype: 'message_deleted' })],
   ])('acknowledges a message from %s with 200 and does not dispatch it', async (_, payload) => {
-    const { adapter, runtime } = adapterWith();
+    const { adapter, runtime } = unitAdapter();
     const response = await adapter.handler(
       signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
     );
@@ -236,7 +212,7 @@ describe('requests that are not dispatched', () => {
   });
 
   it('dispatches messages of other bots', async () => {
-    const { adapter, runtime } = adapterWith();
+    const { adapter, runtime } = unitAdapter();
     const payload = buildMessageEvent({
       botId: 'B0OTHER',
       appId: 'A0OTHER',
@@ -247,23 +223,14 @@ describe('requests that are not dispatched', () => {
   });
 
   it('answers 405 to anything but POST', async () => {
-    const { adapter } = adapterWith();
+    const { adapter } = unitAdapter();
     const response = await adapter.handler(new Request('http://127.0.0.1/slack/events'));
     expect(response.status).toBe(405);
   });
 });
 
 describe('bad input', () => {
-  let unhandled: unknown[];
-  const onUnhandled = (reason: unknown) => unhandled.push(reason);
-  beforeEach(() => {
-    unhandled = [];
-    process.on('unhandledRejection', onUnhandled);
-  });
-  afterEach(() => {
-    process.off('unhandledRejection', onUnhandled);
-    expect(unhandled).toEqual([]);
-  });
+  failOnUnhandledRejections();
 
   const raw = (contentType: string, body: string): SlackTestPayload => ({
     contentType,
@@ -290,7 +257,7 @@ describe('bad input', () => {
       { ...buildSlashCommand(), body: buildSlashCommand().body.replace(/team_id=[^&]*&?/, '') },
     ],
   ])('answers 400 and dispatches nothing for %s', async (_, payload) => {
-    const { adapter, runtime } = adapterWith();
+    const { adapter, runtime } = unitAdapter();
     const response = await adapter.handler(
       signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
     );
@@ -303,7 +270,7 @@ describe('bad input', () => {
     const runtime = fakeRuntimeHandle(async () => {
       throw new Error('boom');
     });
-    const { adapter } = adapterWith(runtime);
+    const { adapter } = unitAdapter(runtime);
     const response = await adapter.handler(
       signedSlackRequest({ secret: SECRET, payload: buildMessageEvent(), timestamp: NOW_S }),
     );
@@ -316,7 +283,7 @@ describe('bad input', () => {
 
 describe('retry metadata', () => {
   it('carries x-slack-retry-num and x-slack-retry-reason on event.retry', async () => {
-    const { adapter, runtime } = adapterWith();
+    const { adapter, runtime } = unitAdapter();
     await adapter.handler(
       signedSlackRequest({
         secret: SECRET,
@@ -336,7 +303,7 @@ describe('retry metadata', () => {
     });
     let mode: 'sync' | 'deferred' = 'deferred';
     runtime.modeFor = () => mode;
-    const { adapter } = adapterWith(runtime);
+    const { adapter } = unitAdapter(runtime);
     await adapter.handler(
       signedSlackRequest({ secret: SECRET, payload: buildMessageEvent(), timestamp: NOW_S }),
     );

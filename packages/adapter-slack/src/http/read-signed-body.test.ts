@@ -1,23 +1,15 @@
 import { signedSlackRequest, signSlackRequest } from '@rt/testing/slack';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
-import { deferred, fakeRuntimeHandle, SECRET } from '../test-support/harness.js';
-
-const NOW_MS = 1_750_000_000_000;
-const NOW_S = NOW_MS / 1000;
-
-function adapterWith(runtime = fakeRuntimeHandle()): {
-  adapter: SlackAdapter;
-  runtime: ReturnType<typeof fakeRuntimeHandle>;
-} {
-  const adapter = createSlackAdapter({
-    signingSecret: SECRET,
-    botToken: 'xoxb-unit',
-    clock: () => NOW_MS,
-  });
-  adapter.attach(runtime);
-  return { adapter, runtime };
-}
+import { describe, expect, it } from 'vitest';
+import { createSlackAdapter } from '../slack-adapter.js';
+import {
+  deferred,
+  fakeRuntimeHandle,
+  NOW_MS,
+  NOW_S,
+  SECRET,
+  unitAdapter,
+} from '../test-support/harness.js';
+import { failOnUnhandledRejections } from '../test-support/unhandled-rejections.js';
 
 function chunkedBody(count: number, size: number) {
   const chunk = new Uint8Array(size).fill(120);
@@ -50,21 +42,11 @@ function streamedRequest(body: ReadableStream<Uint8Array>, headers: object): Req
   } as RequestInit);
 }
 describe('body size and verification order (401 before 413)', () => {
-  let unhandled: unknown[];
-  const onUnhandled = (reason: unknown) => unhandled.push(reason);
-  beforeEach(() => {
-    unhandled = [];
-    process.on('unhandledRejection', onUnhandled);
-  });
-  afterEach(async () => {
-    // Let background discards finish before looking for stray rejections.
-    await new Promise((resolve) => setImmediate(resolve));
-    process.off('unhandledRejection', onUnhandled);
-    expect(unhandled).toEqual([]);
-  });
+  // Checked one macrotask after each test: background discards have had their turn.
+  failOnUnhandledRejections();
 
   it('answers 413 to a 5 MiB body without reading it all or dispatching', async () => {
-    const { adapter, runtime } = adapterWith();
+    const { adapter, runtime } = unitAdapter();
     const body = `{"type":"event_callback","pad":"${'x'.repeat(5 * 1024 * 1024)}"}`;
     const payload = { contentType: 'application/json', body, data: {} };
     const response = await adapter.handler(
@@ -75,7 +57,7 @@ describe('body size and verification order (401 before 413)', () => {
   });
 
   it('answers 413 to a signed oversized body streamed without a content-length, before reading it all', async () => {
-    const { adapter, runtime } = adapterWith();
+    const { adapter, runtime } = unitAdapter();
     const body = chunkedBody(20, 256 * 1024);
     const response = await adapter.handler(
       streamedRequest(
@@ -124,7 +106,7 @@ describe('body size and verification order (401 before 413)', () => {
   ])(
     'answers 401, not 413, to an oversized body with %s, reading at most 4 KiB of it',
     async (_, headers) => {
-      const { adapter, runtime } = adapterWith();
+      const { adapter, runtime } = unitAdapter();
       const body = chunkedBody(20, 1024);
       const response = await adapter.handler(streamedRequest(body.stream, headers));
       expect(response.status).toBe(401);
@@ -138,7 +120,7 @@ describe('body size and verification order (401 before 413)', () => {
   );
 
   it('answers 401 to an unsigned body declaring 5 MiB without reading any of it', async () => {
-    const { adapter, runtime } = adapterWith();
+    const { adapter, runtime } = unitAdapter();
     const body = chunkedBody(20, 256 * 1024);
     const response = await adapter.handler(
       streamedRequest(body.stream, { 'content-length': String(5 * 1024 * 1024) }),

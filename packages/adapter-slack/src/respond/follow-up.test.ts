@@ -1,8 +1,7 @@
-import type { State } from '@rt/core';
-import { createMemoryState } from '@rt/state-memory';
 import { buildBlockActions, buildMessageEvent, buildShortcut } from '@rt/testing/slack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deferred, type Harness, startHarness } from '../test-support/harness.js';
+import { memoryStateWith } from '../test-support/memory-state-with.js';
 
 describe('busy-signal follow-ups', () => {
   let h: Harness;
@@ -150,21 +149,16 @@ describe('busy-signal follow-ups', () => {
   });
 
   it('stop() also waits for a refusal still being answered when it is called, and for its follow-up', async () => {
-    const inner = createMemoryState();
     const mark = deferred();
     const marking = deferred();
     gate = mark;
-    const state: State = {
+    const state = memoryStateWith(() => ({
       markEvent: async () => {
         marking.resolve();
         await mark.promise;
         throw new Error('state unreachable');
       },
-      acquireLock: (key, ttl) => inner.acquireLock(key, ttl),
-      renewLock: (lease, ttl) => inner.renewLock(lease, ttl),
-      releaseLock: (lease) => inner.releaseLock(lease),
-      close: () => inner.close(),
-    };
+    }));
     h = await startHarness({ state });
     h.runtime.on(
       () => true,

@@ -1,8 +1,7 @@
-import type { State } from '@rt/core';
-import { createMemoryState } from '@rt/state-memory';
 import { buildBlockActions, buildSlashCommand, buildViewSubmission } from '@rt/testing/slack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deferred, type Harness, startHarness } from '../test-support/harness.js';
+import { memoryStateWith } from '../test-support/memory-state-with.js';
 
 describe('a deferred direct invocation dropped after its acknowledgement', () => {
   let h: Harness | undefined;
@@ -82,19 +81,14 @@ describe('a deferred direct invocation dropped after its acknowledgement', () =>
   });
 
   it('sends the late busy signal of a drop decided during shutdown before shutdown resolves', async () => {
-    const memory = createMemoryState();
     const acquireGate = deferred();
     let gateAcquires = false;
-    const state: State = {
-      markEvent: (key, ttlMs) => memory.markEvent(key, ttlMs),
+    const state = memoryStateWith((inner) => ({
       acquireLock: async (key, ttlMs) => {
         if (gateAcquires) await acquireGate.promise;
-        return memory.acquireLock(key, ttlMs);
+        return inner.acquireLock(key, ttlMs);
       },
-      renewLock: (lease, ttlMs) => memory.renewLock(lease, ttlMs),
-      releaseLock: (lease) => memory.releaseLock(lease),
-      close: () => memory.close(),
-    };
+    }));
     h = await startHarness({ state, runtime: { lockScope: 'channel' } });
     const hold = deferred();
     h.runtime.onCommand('ask', () => hold.promise);

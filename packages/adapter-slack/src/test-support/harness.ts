@@ -125,3 +125,24 @@ export function fakeRuntimeHandle(
     shuttingDown: false,
   };
 }
+
+/** The fixed clock of unit tests that sign requests themselves (epoch ms, and seconds). */
+export const NOW_MS = 1_750_000_000_000;
+export const NOW_S = NOW_MS / 1000;
+
+/**
+ * An adapter on the fixed clock `NOW_MS`, accepting `SECRET` (and a rotated secret), attached to a
+ * recording `fakeRuntimeHandle` instead of a real runtime.
+ */
+export function unitAdapter(runtime = fakeRuntimeHandle()): {
+  adapter: SlackAdapter;
+  runtime: ReturnType<typeof fakeRuntimeHandle>;
+} {
+  const adapter = createSlackAdapter({
+    signingSecret: ['rotated-new-secret', SECRET],
+    botToken: 'xoxb-unit',
+    clock: () => NOW_MS,
+  });
+  adapter.attach(runtime);
+  return { adapter, runtime };
+}

@@ -1,17 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DispatchResult } from '../dispatch/dispatch-result.js';
 import { setup } from '../test-support/setup.js';
-import { deferred, flush, settledOf } from '../test-support/test-adapter.js';
-
-/** The outcome the delivery has reached by now, or `'pending'`: never waits for timers. */
-async function outcomeNow(result: DispatchResult): Promise<string> {
-  let outcome = 'pending';
-  void settledOf(result).then((f) => {
-    outcome = f.outcome;
-  });
-  await flush();
-  return outcome;
-}
+import { deferred, outcomeNow, settledOf } from '../test-support/test-adapter.js';
 
 describe('debounce strategy', () => {
   beforeEach(() => vi.useFakeTimers());

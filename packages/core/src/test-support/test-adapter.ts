@@ -96,3 +96,13 @@ export function settledOf(result: DispatchResult): Promise<FinishedDelivery> {
   }
   return result.settled;
 }
+
+/** The outcome an accepted result has reached by now, or `'pending'`: never waits for timers. */
+export async function outcomeNow(result: DispatchResult): Promise<string> {
+  let outcome = 'pending';
+  void settledOf(result).then((finished) => {
+    outcome = finished.outcome;
+  });
+  await flush();
+  return outcome;
+}
