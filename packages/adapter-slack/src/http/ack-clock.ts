@@ -1,3 +1,5 @@
+import { timeoutSignal } from '../util/timeout-signal.js';
+
 /** The two deadlines of one request, both counted from its receipt. */
 export interface AckClock {
   /**
@@ -16,25 +18,17 @@ export interface AckClock {
  * timers use the global `setTimeout` (fake timers drive them in tests) and are `unref`ed.
  */
 export function startAckClock(ackDeadlineMs: number, syncDeadlineMs: number): AckClock {
-  const controller = new AbortController();
-  const syncTimer = setTimeout(() => {
-    controller.abort(
-      new DOMException(`sync deadline of ${syncDeadlineMs} ms passed`, 'TimeoutError'),
-    );
-  }, syncDeadlineMs);
-  syncTimer.unref?.();
-  let expire!: () => void;
+  const sync = timeoutSignal(syncDeadlineMs, `sync deadline of ${syncDeadlineMs} ms passed`);
+  const ack = timeoutSignal(ackDeadlineMs);
   const expired = new Promise<void>((resolve) => {
-    expire = resolve;
+    ack.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  const ackTimer = setTimeout(() => expire(), ackDeadlineMs);
-  ackTimer.unref?.();
   return {
-    syncSignal: controller.signal,
+    syncSignal: sync.signal,
     expired,
     dispose() {
-      clearTimeout(syncTimer);
-      clearTimeout(ackTimer);
+      sync.clear();
+      ack.clear();
     },
   };
 }

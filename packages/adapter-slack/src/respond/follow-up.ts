@@ -5,6 +5,7 @@ import type { ResolvedSlackOptions } from '../options.js';
 import { postJson } from '../outbound/direct-call.js';
 import { resolveToken } from '../outbound/token.js';
 import { abortable } from '../util/abortable.js';
+import { PendingSet } from '../util/pending-set.js';
 import { timeoutSignal } from '../util/timeout-signal.js';
 import type { FollowUp } from './answer.js';
 
@@ -21,7 +22,7 @@ export type FollowUpFailure = (event: RtEvent, followUp: FollowUp, error: unknow
 export class FollowUpRunner {
   readonly #options: ResolvedSlackOptions;
   readonly #onFailure: FollowUpFailure;
-  readonly #pending = new Set<Promise<void>>();
+  readonly #pending = new PendingSet();
 
   constructor(options: ResolvedSlackOptions, onFailure: FollowUpFailure) {
     this.#options = options;
@@ -52,19 +53,16 @@ export class FollowUpRunner {
           // A failing reporter must not turn into an unhandled rejection.
         }
       })
-      .finally(() => {
-        budget.clear();
-        this.#pending.delete(task);
-      });
-    this.#pending.add(task);
+      .finally(() => budget.clear());
+    void this.#pending.track(task);
   }
 
   /**
    * Resolves once every follow-up started so far, and every one started while it waits, has
    * settled (each is time-bounded by `busySignalTimeoutMs`).
    */
-  async drain(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  drain(): Promise<void> {
+    return this.#pending.settled();
   }
 
   async #send(event: RtEvent, followUp: FollowUp, signal: AbortSignal): Promise<void> {
