@@ -19,14 +19,14 @@ const VERSION = /^(\d+)\.(\d+)\.(\d+)(?:-[0-9A-Za-z.-]+)?$/;
 const RANGE = /^(?:workspace:)?>=(\S+) <(\S+)$/;
 
 /** Parses `X.Y.Z` (or `X.Y.Z-pre`); `undefined` for anything else. */
-export function parseVersion(text: string): Version | undefined {
+function parseVersion(text: string): Version | undefined {
   const match = VERSION.exec(text);
   if (match === null) return undefined;
   return [Number(match[1]), Number(match[2]), Number(match[3])];
 }
 
 /** Parses `>=X.Y.Z <A.B.C`, with or without `workspace:`; `undefined` for any other range. */
-export function parsePeerRange(range: string): PeerRange | undefined {
+function parsePeerRange(range: string): PeerRange | undefined {
   const match = RANGE.exec(range);
   if (match === null) return undefined;
   const floor = parseVersion(match[1] ?? '');
@@ -35,17 +35,17 @@ export function parsePeerRange(range: string): PeerRange | undefined {
 }
 
 /** Negative, zero or positive as `a` is below, equal to or above `b`. */
-export function compareVersions(a: Version, b: Version): number {
+function compareVersions(a: Version, b: Version): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
 
 /** Whether `range` admits `version`. */
-export function accepts(range: PeerRange, version: Version): boolean {
+function accepts(range: PeerRange, version: Version): boolean {
   return compareVersions(range.floor, version) <= 0 && compareVersions(version, range.ceiling) < 0;
 }
 
 /** `X+1.0.0`. */
-export function nextMajor(version: Version): Version {
+function nextMajor(version: Version): Version {
   return [version[0] + 1, 0, 0];
 }
 
