@@ -21,11 +21,24 @@ export interface StateConformanceOptions {
    * Default false.
    */
   lockWakeups?: boolean;
+  /**
+   * Also require and test the optional `MultiKeyMark` capability (`markEvents`), including a
+   * property test of concurrent marks of overlapping key sets. Default false.
+   */
+  multiKeyMark?: boolean;
+  /** How many random plans the `markEvents` property test checks. Default 50. */
+  propertyRuns?: number;
 }
 
 /** The defaults of `StateConformanceOptions`. */
 export const DEFAULT_STATE_CONFORMANCE_OPTIONS: Readonly<Required<StateConformanceOptions>> =
-  Object.freeze({ shortTtlMs: 100, concurrency: 50, lockWakeups: false });
+  Object.freeze({
+    shortTtlMs: 100,
+    concurrency: 50,
+    lockWakeups: false,
+    multiKeyMark: false,
+    propertyRuns: 50,
+  });
 
 /** What every conformance test group receives. */
 export interface ConformanceContext {
