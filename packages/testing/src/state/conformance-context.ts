@@ -14,7 +14,7 @@ export interface StateConformanceOptions {
    * exceed a few round trips to the store under load. Default 100.
    */
   shortTtlMs?: number;
-  /** How many operations the race tests start at once. Default 50. */
+  /** How many operations the race tests start at once. Default 100. */
   concurrency?: number;
   /**
    * Also require and test the optional `LockWakeups` capability (`waitForRelease`).
@@ -26,7 +26,7 @@ export interface StateConformanceOptions {
    * property test of concurrent marks of overlapping key sets. Default false.
    */
   multiKeyMark?: boolean;
-  /** How many random plans the `markEvents` property test checks. Default 50. */
+  /** How many random plans the `markEvents` property test checks. Default 100. */
   propertyRuns?: number;
 }
 
@@ -37,7 +37,7 @@ export const DEFAULT_STATE_CONFORMANCE_OPTIONS: Readonly<Required<StateConforman
     concurrency: 50,
     lockWakeups: false,
     multiKeyMark: false,
-    propertyRuns: 50,
+    propertyRuns: 100,
   });
 
 /** What every conformance test group receives. */
