@@ -136,12 +136,17 @@ export class RtMetrics {
     if (wasAdmitted && !measured && HANDLED.has(o.outcome)) {
       this.#handlerDuration.record(
         seconds,
-        this.#byHandler.get(adapter, shape, o.outcome === 'completed' ? 'derived-ok' : 'derived-error', () => ({
-          [ATTR.adapter]: adapter,
-          [ATTR.shape]: shape,
-          [ATTR.handlerStatus]: o.outcome === 'completed' ? 'ok' : 'error',
-          [ATTR.timing]: 'derived',
-        })),
+        this.#byHandler.get(
+          adapter,
+          shape,
+          o.outcome === 'completed' ? 'derived-ok' : 'derived-error',
+          () => ({
+            [ATTR.adapter]: adapter,
+            [ATTR.shape]: shape,
+            [ATTR.handlerStatus]: o.outcome === 'completed' ? 'ok' : 'error',
+            [ATTR.timing]: 'derived',
+          }),
+        ),
       );
     }
   }
@@ -168,9 +173,12 @@ export class RtMetrics {
   leaseLost(o: Of<'lease_lost'>): void {
     const colon = o.lockKey.indexOf(':');
     const encoded = colon < 0 ? o.lockKey : o.lockKey.slice(0, colon);
-    this.#leaseLosses.add(1, this.#byOther.get('lease', encoded, '', () => ({
-      [ATTR.adapter]: decodePart(encoded),
-    })));
+    this.#leaseLosses.add(
+      1,
+      this.#byOther.get('lease', encoded, '', () => ({
+        [ATTR.adapter]: decodePart(encoded),
+      })),
+    );
   }
 
   preludeError(o: Of<'prelude_error'>): void {
@@ -210,7 +218,8 @@ export class RtMetrics {
         unit: '{delivery}',
       }),
       meter.createObservableGauge(METRICS.parked, {
-        description: 'Deliveries parked (queue, debounce), waiting (concurrent) or batched (burst).',
+        description:
+          'Deliveries parked (queue, debounce), waiting (concurrent) or batched (burst).',
         unit: '{delivery}',
       }),
       meter.createObservableGauge(METRICS.syncInFlight, {
@@ -238,7 +247,10 @@ export class RtMetrics {
         result.observe(syncInFlight, s.syncInFlight);
         const { top, rest } = hottestTenants(s.perTenantInFlight, this.#tenantCardinality);
         for (const t of top) {
-          result.observe(perTenant, t.inFlight, { [ATTR.adapter]: t.adapter, [ATTR.tenant]: t.tenant });
+          result.observe(perTenant, t.inFlight, {
+            [ATTR.adapter]: t.adapter,
+            [ATTR.tenant]: t.tenant,
+          });
         }
         if (rest > 0) result.observe(perTenant, rest, { [ATTR.tenant]: OTHER_TENANT });
       } catch (error) {

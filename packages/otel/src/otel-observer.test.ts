@@ -35,15 +35,21 @@ describe('the outcome run (completed, duplicate, failed, superseded, rejected, s
       'admission-rejected': 2,
       shutdown: 3,
     });
-    expect(of(points, METRICS.deliveriesFinished).every((p) => p.attributes[ATTR.shape] === 'mention')).toBe(true);
+    expect(
+      of(points, METRICS.deliveriesFinished).every((p) => p.attributes[ATTR.shape] === 'mention'),
+    ).toBe(true);
     const durations = of(points, METRICS.dispatchDuration);
-    expect(countBy(durations, ATTR.outcome)).toEqual(countBy(of(points, METRICS.deliveriesFinished), ATTR.outcome));
+    expect(countBy(durations, ATTR.outcome)).toEqual(
+      countBy(of(points, METRICS.deliveriesFinished), ATTR.outcome),
+    );
   });
 
   it('counts admission rejections by reason and tenant', async () => {
     await outcomeRun(telemetry);
     const rejected = await telemetry.pointsOf(METRICS.admissionRejected);
-    expect(rejected.map((p) => [p.attributes[ATTR.reason], p.attributes[ATTR.tenant], p.value]).sort()).toEqual([
+    expect(
+      rejected.map((p) => [p.attributes[ATTR.reason], p.attributes[ATTR.tenant], p.value]).sort(),
+    ).toEqual([
       ['capacity', 'T1', 1],
       ['shutdown', 'T1', 1],
     ]);
@@ -72,7 +78,12 @@ describe('the outcome run (completed, duplicate, failed, superseded, rejected, s
     const spans = telemetry.spans();
     const deliveries = spans.filter((s) => s.name === SPANS.delivery);
     expect(deliveries).toHaveLength(9);
-    expect(countBy(deliveries.map((s) => ({ metric: '', attributes: s.attributes, value: 1, sum: undefined })), ATTR.outcome)).toEqual({
+    expect(
+      countBy(
+        deliveries.map((s) => ({ metric: '', attributes: s.attributes, value: 1, sum: undefined })),
+        ATTR.outcome,
+      ),
+    ).toEqual({
       completed: 1,
       duplicate: 1,
       failed: 1,
@@ -95,25 +106,33 @@ describe('the outcome run (completed, duplicate, failed, superseded, rejected, s
     expect(e2?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Error' });
     expect(e2?.attributes[ATTR.errorType]).toBe('Error');
     const [e4] = deliverySpan(spans, 'E4');
-    expect(e4?.attributes).toMatchObject({ [ATTR.outcome]: 'superseded', [ATTR.supersededBy]: 'E5' });
+    expect(e4?.attributes).toMatchObject({
+      [ATTR.outcome]: 'superseded',
+      [ATTR.supersededBy]: 'E5',
+    });
     const rejected = deliveries.filter((s) => s.attributes[ATTR.outcome] === 'admission-rejected');
     expect(rejected.map((s) => s.attributes[ATTR.reason]).sort()).toEqual(['capacity', 'shutdown']);
-    expect(deliverySpan(spans, 'E1').map((s) => s.attributes[ATTR.outcome]).sort()).toEqual([
-      'completed',
-      'duplicate',
-    ]);
+    expect(
+      deliverySpan(spans, 'E1')
+        .map((s) => s.attributes[ATTR.outcome])
+        .sort(),
+    ).toEqual(['completed', 'duplicate']);
   });
 
-  it('nests the prelude, the handler and the handler\'s own spans under the delivery', async () => {
+  it("nests the prelude, the handler and the handler's own spans under the delivery", async () => {
     await outcomeRun(telemetry);
     const spans = telemetry.spans();
     expect(spans.filter((s) => s.name === SPANS.handler)).toHaveLength(4);
     expect(spans.filter((s) => s.name === SPANS.prelude)).toHaveLength(4);
     expect(spans.filter((s) => s.name === 'bot.outbound')).toHaveLength(4);
     for (const id of ['E1', 'E2', 'E3', 'E6']) {
-      const delivery = deliverySpan(spans, id).find((s) => s.attributes[ATTR.outcome] !== 'duplicate');
+      const delivery = deliverySpan(spans, id).find(
+        (s) => s.attributes[ATTR.outcome] !== 'duplicate',
+      );
       if (!delivery) throw new Error(`no delivery span for ${id}`);
-      const children = childrenOf(spans, delivery).map((s) => s.name).sort();
+      const children = childrenOf(spans, delivery)
+        .map((s) => s.name)
+        .sort();
       expect(children).toEqual([SPANS.handler, SPANS.prelude]);
       const handler = childrenOf(spans, delivery).find((s) => s.name === SPANS.handler);
       if (!handler) throw new Error('no handler span');

@@ -60,11 +60,7 @@ export function otelObserver(options: OtelObserverOptions = {}): OtelObserver {
   );
   const traces = build('tracer', report, () =>
     resolved.tracerProvider
-      ? new RtTraces(
-          resolved.tracerProvider,
-          resolved.recordErrorMessages,
-          resolved.traceUnrouted,
-        )
+      ? new RtTraces(resolved.tracerProvider, resolved.recordErrorMessages, resolved.traceUnrouted)
       : undefined,
   );
   let bound: BindableRuntime | undefined;
@@ -75,12 +71,17 @@ export function otelObserver(options: OtelObserverOptions = {}): OtelObserver {
     if (bound) throw new AlreadyBoundError();
     bound = runtime;
     if (traces) traces.strategy = runtime.options?.concurrency?.strategy;
-    const unbindGauges = metrics
-      ? metrics.bindGauges(
+    let unbindGauges = () => {};
+    try {
+      if (metrics) {
+        unbindGauges = metrics.bindGauges(
           () => runtime.stats(),
           (error) => report('gauges', error),
-        )
-      : () => {};
+        );
+      }
+    } catch (error) {
+      report('bindRuntime', error);
+    }
     let unbound = false;
     return () => {
       if (unbound) return;
@@ -141,7 +142,10 @@ export function otelObserver(options: OtelObserverOptions = {}): OtelObserver {
         if (record) records.delete(key);
         metrics?.finished(o, record !== undefined, record?.measured ?? false);
         if (!traces) return;
-        if (record) return traces.finishAccepted(o, record);
+        if (record) {
+          traces.finishAccepted(o, record);
+          return;
+        }
         const reason =
           o.outcome === 'admission-rejected' &&
           rejection?.id === o.event.id &&
@@ -150,7 +154,8 @@ export function otelObserver(options: OtelObserverOptions = {}): OtelObserver {
             ? rejection.reason
             : undefined;
         rejection = undefined;
-        return traces.finishRefused(o, reason);
+        traces.finishRefused(o, reason);
+        return;
       }
       case 'lock_conflict': {
         const record = records.get(recordKey(o.event.adapter, o.event.tenant, o.event.id));
@@ -266,7 +271,11 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-function build<T>(step: string, report: (step: string, error: unknown) => void, make: () => T): T | undefined {
+function build<T>(
+  step: string,
+  report: (step: string, error: unknown) => void,
+  make: () => T,
+): T | undefined {
   try {
     return make();
   } catch (error) {

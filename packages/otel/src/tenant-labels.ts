@@ -32,7 +32,10 @@ export class TenantLabels {
 export function hottestTenants(
   perTenant: Readonly<Record<string, number>>,
   count: number,
-): { readonly top: { adapter: string; tenant: string; inFlight: number }[]; readonly rest: number } {
+): {
+  readonly top: { adapter: string; tenant: string; inFlight: number }[];
+  readonly rest: number;
+} {
   const entries = Object.entries(perTenant);
   entries.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const top: { adapter: string; tenant: string; inFlight: number }[] = [];

@@ -38,11 +38,7 @@ export class RtTraces {
   /** The bound runtime's strategy, for `rt.strategy`. */
   strategy: string | undefined;
 
-  constructor(
-    provider: TracerProvider,
-    recordMessages: boolean,
-    traceUnrouted: boolean,
-  ) {
+  constructor(provider: TracerProvider, recordMessages: boolean, traceUnrouted: boolean) {
     this.#tracer = provider.getTracer(SCOPE_NAME);
     this.#recordMessages = recordMessages;
     this.#traceUnrouted = traceUnrouted;
@@ -54,7 +50,8 @@ export class RtTraces {
     record.span = span;
     span.setAttribute(ATTR.outcome, o.outcome);
     if (record.lockConflicts > 0) span.setAttribute(ATTR.lockConflicts, record.lockConflicts);
-    if (record.supersededBy !== undefined) span.setAttribute(ATTR.supersededBy, record.supersededBy);
+    if (record.supersededBy !== undefined)
+      span.setAttribute(ATTR.supersededBy, record.supersededBy);
     this.#endWith(span, o.outcome, o.error, o.at);
   }
 
@@ -75,7 +72,12 @@ export class RtTraces {
    * (started now from `event.receivedAt`, with its `rt.prelude` child, if not yet started), or
    * under the active context when the delivery is unknown.
    */
-  startHandler(event: RtEvent, mode: string, record: DeliveryRecord | undefined, now: number): HandlerSpan {
+  startHandler(
+    event: RtEvent,
+    mode: string,
+    record: DeliveryRecord | undefined,
+    now: number,
+  ): HandlerSpan {
     let parent = context.active();
     if (record) {
       if (!record.span) {

@@ -1,4 +1,4 @@
-import { type Observation, type RuntimeHandle, type State, createRuntime } from '@rt/core';
+import { createRuntime, type Observation, type RuntimeHandle, type State } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { createTestAdapter } from '@rt/testing';
 import { expect } from 'vitest';
@@ -80,9 +80,9 @@ export async function outcomeRun(
 
   await adapter.mention('', { id: 'E1', thread: 't-a', ...secretFields('hello') });
   await adapter.settled();
-  expect((await adapter.mention('', { id: 'E1', thread: 't-a', ...secretFields('again') })).status).toBe(
-    'duplicate',
-  );
+  expect(
+    (await adapter.mention('', { id: 'E1', thread: 't-a', ...secretFields('again') })).status,
+  ).toBe('duplicate');
   await adapter.mention('', { id: 'E2', thread: 't-b', ...secretFields('boom') });
   await adapter.settled();
   const e3 = waitStarted('E3');
@@ -131,7 +131,11 @@ export async function failureRun(telemetry: Telemetry): Promise<RunResult> {
         : inner.releaseLock(lease),
     close: () => inner.close(),
   };
-  const adapter = createTestAdapter({ name: 'slack', tenant: 'T1', shapeModes: { command: 'sync' } });
+  const adapter = createTestAdapter({
+    name: 'slack',
+    tenant: 'T1',
+    shapeModes: { command: 'sync' },
+  });
   let handle: RuntimeHandle | undefined;
   const attach = adapter.attach.bind(adapter);
   adapter.attach = (h) => {
@@ -173,8 +177,17 @@ export async function failureRun(telemetry: Telemetry): Promise<RunResult> {
   await adapter.mention('', { id: 'S1', thread: 'lease', ...secretFields('lease') });
   await adapter.settled();
   const sync = await adapter.command('status', SECRETS.text, { id: 'C1', ...secretFields('cmd') });
-  expect(sync).toMatchObject({ status: 'completed', outcome: 'completed', response: { text: 'ok' } });
-  handle?.observe({ type: 'adapter_notice', at: Date.now(), adapter: 'slack', name: 'busy_failed' });
+  expect(sync).toMatchObject({
+    status: 'completed',
+    outcome: 'completed',
+    response: { text: 'ok' },
+  });
+  handle?.observe({
+    type: 'adapter_notice',
+    at: Date.now(),
+    adapter: 'slack',
+    name: 'busy_failed',
+  });
   handle?.observe({
     type: 'adapter_notice',
     at: Date.now(),

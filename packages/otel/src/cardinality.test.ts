@@ -1,0 +1,67 @@
+import { createRuntime } from '@rt/core';
+import { createMemoryState } from '@rt/state-memory';
+import { createTestAdapter } from '@rt/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { otelObserver } from './index.js';
+import { ATTR, METRICS, OTHER_TENANT } from './names.js';
+import { createTelemetry, deferred, type Telemetry, total } from './test-support/telemetry.js';
+
+let telemetry: Telemetry;
+beforeEach(() => {
+  telemetry = createTelemetry();
+});
+afterEach(async () => {
+  await telemetry.shutdown();
+});
+
+const TENANTS = 10_000;
+
+describe('tenant cardinality with 10,000 tenants', () => {
+  it('keeps rt.admission.rejected and rt.tenant.in_flight to tenantCardinality + 1 series', async () => {
+    const otel = otelObserver({ meterProvider: telemetry.meterProvider, tenantCardinality: 5 });
+    const adapter = createTestAdapter({ name: 'slack' });
+    const runtime = createRuntime({
+      state: createMemoryState(),
+      adapters: [adapter],
+      observers: [otel],
+      concurrency: 'concurrent',
+      maxDetached: TENANTS + 6,
+    });
+    otel.bindRuntime(runtime);
+    const release = deferred();
+    runtime.onMessage(() => release.promise);
+    for (let i = 0; i < TENANTS; i += 1) await adapter.message('', { tenant: `T${i}` });
+    // Three hot tenants hold three slots each: they are the top of the gauge.
+    for (const hot of ['T10', 'T20', 'T30']) {
+      await adapter.message('', { tenant: hot });
+      await adapter.message('', { tenant: hot });
+    }
+    for (let i = 0; i < TENANTS; i += 1) {
+      await expect(adapter.message('', { tenant: `R${i}` })).rejects.toMatchObject({
+        reason: 'capacity',
+      });
+    }
+
+    const inFlight = await telemetry.pointsOf(METRICS.tenantInFlight);
+    expect(inFlight).toHaveLength(6);
+    expect(total(inFlight)).toBe(TENANTS + 6);
+    expect(inFlight.slice(0, 3).map((p) => [p.attributes[ATTR.tenant], p.value])).toEqual([
+      ['T10', 3],
+      ['T20', 3],
+      ['T30', 3],
+    ]);
+    expect(total(inFlight, { [ATTR.tenant]: OTHER_TENANT })).toBe(TENANTS + 6 - 9 - 2);
+
+    const rejected = await telemetry.pointsOf(METRICS.admissionRejected);
+    expect(rejected).toHaveLength(6);
+    expect(total(rejected)).toBe(TENANTS);
+    expect(rejected.map((p) => p.attributes[ATTR.tenant]).sort()).toEqual(
+      ['R0', 'R1', 'R2', 'R3', 'R4', OTHER_TENANT].sort(),
+    );
+    expect(total(rejected, { [ATTR.tenant]: OTHER_TENANT })).toBe(TENANTS - 5);
+
+    release.resolve();
+    await adapter.settled();
+    await runtime.shutdown();
+  });
+});
