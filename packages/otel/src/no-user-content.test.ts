@@ -14,20 +14,23 @@ afterEach(async () => {
 /** Every string a backend would receive: names, attributes, events, statuses, metric points. */
 async function everythingExported(t: Telemetry): Promise<string[]> {
   const out: string[] = [];
-  const add = (value: AttributeValue | undefined) => {
-    if (value !== undefined) out.push(Array.isArray(value) ? value.join('|') : String(value));
+  const add = (attributes: Readonly<Record<string, AttributeValue | undefined>>) => {
+    for (const [key, value] of Object.entries(attributes)) {
+      out.push(key);
+      if (value !== undefined) out.push(Array.isArray(value) ? value.join('|') : String(value));
+    }
   };
   for (const span of t.spans()) {
     out.push(span.name, span.status.message ?? '');
-    for (const [key, value] of Object.entries(span.attributes)) out.push(key), add(value);
+    add(span.attributes);
     for (const event of span.events) {
       out.push(event.name);
-      for (const [key, value] of Object.entries(event.attributes ?? {})) out.push(key), add(value);
+      add(event.attributes ?? {});
     }
   }
   for (const point of await t.points()) {
     out.push(point.metric);
-    for (const [key, value] of Object.entries(point.attributes)) out.push(key), add(value);
+    add(point.attributes);
   }
   return out;
 }
