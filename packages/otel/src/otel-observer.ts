@@ -146,14 +146,16 @@ export function otelObserver(options: OtelObserverOptions = {}): OtelObserver {
           traces.finishAccepted(o, record);
           return;
         }
-        const reason =
-          o.outcome === 'admission-rejected' &&
-          rejection?.id === o.event.id &&
-          rejection.adapter === o.event.adapter &&
-          rejection.tenant === o.event.tenant
-            ? rejection.reason
-            : undefined;
+        const last = rejection;
         rejection = undefined;
+        const reason =
+          last !== undefined &&
+          o.outcome === 'admission-rejected' &&
+          last.id === o.event.id &&
+          last.adapter === o.event.adapter &&
+          last.tenant === o.event.tenant
+            ? last.reason
+            : undefined;
         traces.finishRefused(o, reason);
         return;
       }
