@@ -7,6 +7,7 @@ import {
   InMemoryMetricExporter,
   MeterProvider,
   type MetricData,
+  type MetricReader,
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
 import {
@@ -43,8 +44,8 @@ export interface Telemetry {
   shutdown(): Promise<void>;
 }
 
-/** Creates the test SDK; call `shutdown()` after the test. */
-export function createTelemetry(): Telemetry {
+/** Creates the test SDK (with `readers` added to the meter provider); call `shutdown()` after. */
+export function createTelemetry(readers: readonly MetricReader[] = []): Telemetry {
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
@@ -52,7 +53,7 @@ export function createTelemetry(): Telemetry {
     exporter: metricExporter,
     exportIntervalMillis: 2_147_483_647,
   });
-  const meterProvider = new MeterProvider({ readers: [reader] });
+  const meterProvider = new MeterProvider({ readers: [reader, ...readers] });
   const spanExporter = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({
     spanProcessors: [new SimpleSpanProcessor(spanExporter)],
