@@ -70,6 +70,36 @@ describe('a failing meter, tracer or exporter', () => {
     expect(runtime.stats().outcomes.completed).toBe(1);
     await runtime.shutdown();
   });
+  it('still ends every delivery span when only the meter fails', async () => {
+    const telemetry = createTelemetry();
+    const otel = otelObserver({
+      meterProvider: brokenMeterProvider,
+      tracerProvider: telemetry.tracerProvider,
+    });
+    const adapter = createTestAdapter();
+    const runtime = createRuntime({
+      state: createMemoryState(),
+      adapters: [adapter],
+      observers: [otel],
+    });
+    runtime.onMessage(otel.traced(() => {}));
+    await adapter.message('one', { id: 'A' });
+    await adapter.message('one', { id: 'A' });
+    await adapter.settled();
+    await runtime.shutdown();
+    expect(
+      telemetry
+        .spans()
+        .map((s) => [s.name, s.attributes['rt.outcome']])
+        .sort(),
+    ).toEqual([
+      ['rt.delivery', 'completed'],
+      ['rt.delivery', 'duplicate'],
+      ['rt.handler', undefined],
+      ['rt.prelude', undefined],
+    ]);
+    await telemetry.shutdown();
+  });
 });
 
 describe('traced', () => {

@@ -61,23 +61,12 @@ export class DeliveryTracker {
         const key = admitted ? recordKey(o.event.adapter, o.event.tenant, o.event.id) : '';
         const record = admitted ? records.get(key) : undefined;
         if (record) records.delete(key);
-        metrics?.finished(o, record !== undefined, record?.measured ?? false);
-        if (!traces) return;
-        if (record) {
-          traces.finishAccepted(o, record);
-          return;
+        try {
+          metrics?.finished(o, record !== undefined, record?.measured ?? false);
+        } finally {
+          // A failing meter must not leave the delivery's span open.
+          if (traces) this.#finishSpan(traces, o, record);
         }
-        const last = this.#rejection;
-        this.#rejection = undefined;
-        const reason =
-          last !== undefined &&
-          o.outcome === 'admission-rejected' &&
-          last.id === o.event.id &&
-          last.adapter === o.event.adapter &&
-          last.tenant === o.event.tenant
-            ? last.reason
-            : undefined;
-        traces.finishRefused(o, reason);
         return;
       }
       case 'lock_conflict': {
@@ -108,6 +97,28 @@ export class DeliveryTracker {
     }
   }
 
+  #finishSpan(
+    traces: RtTraces,
+    o: Extract<Observation, { type: 'dispatch_finished' }>,
+    record: DeliveryRecord | undefined,
+  ): void {
+    const last = this.#rejection;
+    this.#rejection = undefined;
+    if (record) {
+      traces.finishAccepted(o, record);
+      return;
+    }
+    const reason =
+      last !== undefined &&
+      o.outcome === 'admission-rejected' &&
+      last.id === o.event.id &&
+      last.adapter === o.event.adapter &&
+      last.tenant === o.event.tenant
+        ? last.reason
+        : undefined;
+    traces.finishRefused(o, reason);
+  }
+
   /** A traced handler is being called now: marks its deliveries measured, starts its span. */
   beginHandler(ctx: HandlerContext): HandlerRun {
     const metrics = this.#metrics;
@@ -129,13 +140,16 @@ export class DeliveryTracker {
   /** The traced handler settled: `threw` with `error`, or returned. */
   endHandler(run: HandlerRun, ctx: HandlerContext, threw: boolean, error: unknown): void {
     const now = Date.now();
-    this.#metrics?.handlerMeasured(
-      ctx.event.adapter,
-      ctx.event.shape,
-      Math.max(0, now - run.at) / 1000,
-      !threw,
-    );
-    if (run.span) this.#traces?.endHandler(run.span, threw, error, now);
+    try {
+      this.#metrics?.handlerMeasured(
+        ctx.event.adapter,
+        ctx.event.shape,
+        Math.max(0, now - run.at) / 1000,
+        !threw,
+      );
+    } finally {
+      if (run.span) this.#traces?.endHandler(run.span, threw, error, now);
+    }
   }
 }
 
