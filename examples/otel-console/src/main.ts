@@ -1,7 +1,8 @@
 /**
  * Runs the example offline: a scripted stream of deliveries (completed, duplicate, failed, a
- * sync command, a burst that overflows the admission bound), then shutdown. Spans print as they
- * end; metrics print once at the end. `pnpm --filter @rt/example-otel-console start`.
+ * sync command, a burst that overflows the admission bound), then shutdown. Spans print in
+ * batches (the batch span processor), metrics once at the end.
+ * Run: `pnpm --filter @rt/example-otel-console start`.
  */
 import { ConsoleMetricExporter } from '@opentelemetry/sdk-metrics';
 import { ConsoleSpanExporter } from '@opentelemetry/sdk-trace-base';

@@ -13,7 +13,7 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
-  SimpleSpanProcessor,
+  BatchSpanProcessor,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
 
@@ -44,7 +44,8 @@ export function setUpTelemetry(
     ],
   });
   const tracerProvider = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(spans)],
+    // Batch: exporting happens off the dispatch path (a simple processor exports inside span.end()).
+    spanProcessors: [new BatchSpanProcessor(spans)],
   });
   return {
     meterProvider,
