@@ -147,7 +147,9 @@ export async function failureRun(telemetry: Telemetry): Promise<RunResult> {
     adapters: [adapter],
     observers: [otel, (o) => void observations.push(o)],
     concurrency: 'drop',
-    lockTtlMs: 30,
+    // The refused renewal comes at a third of this; long enough that a loaded machine never
+    // loses the other leases by a late timer.
+    lockTtlMs: 900,
   });
   const unbind = otel.bindRuntime(runtime);
   const release = deferred();
