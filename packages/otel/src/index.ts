@@ -6,3 +6,4 @@ export {
   type ResolvedOtelObserverOptions,
 } from './options.js';
 export { type BindableRuntime, type OtelObserver, otelObserver } from './otel-observer.js';
+export { TENANT_LABEL_AFTER } from './tenant-labels.js';

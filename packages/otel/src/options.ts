@@ -15,8 +15,9 @@ export interface OtelObserverOptions {
   readonly tracerProvider?: TracerProvider;
   /**
    * How many tenants get their own `rt.tenant` label; every other tenant is `other`.
-   * `rt.admission.rejected` labels the first N tenants it sees (sticky for the process's life, so
-   * series never churn); `rt.tenant.in_flight` reports the N hottest tenants at each collection.
+   * `rt.admission.rejected` gives labels to the first N tenants found hot (rejected at least
+   * `TENANT_LABEL_AFTER` times, by a bounded sketch), sticky for the process's life so series
+   * never churn; `rt.tenant.in_flight` reports the N hottest tenants at each collection.
    * Integer >= 0. Default 20.
    */
   readonly tenantCardinality?: number;

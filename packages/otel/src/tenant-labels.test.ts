@@ -1,26 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { OTHER_TENANT } from './names.js';
-import { hottestTenants, TenantLabels } from './tenant-labels.js';
+import { hottestTenants, TENANT_LABEL_AFTER, TenantLabels } from './tenant-labels.js';
 
 describe('TenantLabels', () => {
-  it('labels the first tenants it sees and every later one as other, for good', () => {
+  const repeat = (labels: TenantLabels, tenant: string, times: number) =>
+    Array.from({ length: times }, () => labels.labelOf(tenant));
+
+  it('labels a tenant once it was seen TENANT_LABEL_AFTER times, and keeps the label', () => {
     const labels = new TenantLabels(2);
-    expect(['a', 'b', 'c', 'a', 'd', 'b'].map((t) => labels.labelOf(t))).toEqual([
+    expect(repeat(labels, 'a', TENANT_LABEL_AFTER + 1)).toEqual([
+      ...Array(TENANT_LABEL_AFTER - 1).fill(OTHER_TENANT),
       'a',
-      'b',
-      OTHER_TENANT,
       'a',
-      OTHER_TENANT,
-      'b',
     ]);
   });
 
+  it('gives the labels to hot tenants, not to the first ones seen', () => {
+    const labels = new TenantLabels(2);
+    for (let i = 0; i < 1_000; i += 1) {
+      labels.labelOf(`cold-${i}`);
+      if (i % 10 === 0) labels.labelOf('hot-1');
+      if (i % 20 === 0) labels.labelOf('hot-2');
+    }
+    expect(labels.labelOf('hot-1')).toBe('hot-1');
+    expect(labels.labelOf('hot-2')).toBe('hot-2');
+    expect(repeat(labels, 'late', 10)).toEqual(Array(10).fill(OTHER_TENANT));
+  });
+
   it('never gives a tenant literally named other its own series', () => {
-    expect(new TenantLabels(3).labelOf(OTHER_TENANT)).toBe(OTHER_TENANT);
+    expect(repeat(new TenantLabels(3), OTHER_TENANT, 5)).toEqual(Array(5).fill(OTHER_TENANT));
   });
 
   it('labels nobody with a cardinality of zero', () => {
-    expect(new TenantLabels(0).labelOf('a')).toBe(OTHER_TENANT);
+    expect(repeat(new TenantLabels(0), 'a', 5)).toEqual(Array(5).fill(OTHER_TENANT));
   });
 });
 
