@@ -1,0 +1,130 @@
+import { ACCEPTED_OUTCOMES, type Observation, type RuntimeStats } from '@rt/core';
+import type { HandledLedger } from './handled-ledger.js';
+import type { SlackFlood } from './slack-flood.js';
+
+/** The figures of a Slack flood, for assertions and docs/reliability.md. */
+export interface SlackFloodFigures {
+  readonly sent: number;
+  readonly eventDeliveries: number;
+  readonly retried: number;
+  readonly admitted: number;
+  readonly rejected: number;
+  readonly rejectedByReason: Readonly<Record<string, number>>;
+  readonly handled: number;
+  readonly eventsAcked: number;
+  readonly commandsAccepted: number;
+  readonly commandsBusy: number;
+  readonly exhausted: number;
+  readonly owedRetry: number;
+}
+
+/** The busy answer of a rejected slash command, as the adapter writes it. */
+function isBusyAnswer(body: string, busyText: string): boolean {
+  try {
+    const parsed = JSON.parse(body) as { response_type?: unknown; text?: unknown };
+    return parsed.response_type === 'ephemeral' && parsed.text === busyText;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks a finished flood (Slack has nothing left to send, the runtime has shut down) against the
+ * contract and returns what is wrong, one sentence per violation, plus the figures:
+ * - every event was handled exactly once, or is still owed a retry (a stop cancelled it); none
+ *   exhausted, none answered `x-slack-no-retry`;
+ * - every acknowledged event was handled (nothing acked was lost), no event twice;
+ * - every command was either accepted (empty 200, handled once) or refused visibly (200 with the
+ *   busy text, not handled);
+ * - the runtime's own books balance: admitted = sum of accepted outcomes = handler entries, every
+ *   rejection observed (`admission_rejected` count = outcome count = 503s + busy answers).
+ */
+export function checkSlackFlood(input: {
+  readonly flood: SlackFlood;
+  readonly handled: HandledLedger;
+  readonly stats: RuntimeStats;
+  readonly observations: readonly Observation[];
+  readonly busyText: string;
+}): { violations: string[]; figures: SlackFloodFigures } {
+  const { flood, handled, stats, observations, busyText } = input;
+  const violations: string[] = [];
+  let owedRetry = 0;
+  for (const [id, entry] of flood.events) {
+    const count = handled.counts.get(id) ?? 0;
+    if (entry.status === 'retry-cancelled' || entry.status === 'awaiting-retry') {
+      owedRetry += 1;
+      if (count > 1) violations.push(`event ${id} owed a retry was handled ${count} times`);
+      continue;
+    }
+    if (entry.status !== 'acked') {
+      violations.push(`event ${id} ended ${entry.status} (handled ${count})`);
+      continue;
+    }
+    if (count !== 1) violations.push(`acknowledged event ${id} was handled ${count} times`);
+  }
+  let commandsAccepted = 0;
+  let commandsBusy = 0;
+  for (const [id, entry] of flood.commands) {
+    const count = handled.counts.get(id) ?? 0;
+    const ack = entry.ack;
+    if (ack === undefined || ack.kind !== 'response' || ack.status !== 200) {
+      violations.push(`command ${id} was not answered 200: ${JSON.stringify(ack)}`);
+    } else if (ack.body === '') {
+      commandsAccepted += 1;
+      if (count !== 1) violations.push(`accepted command ${id} was handled ${count} times`);
+    } else if (isBusyAnswer(ack.body, busyText)) {
+      commandsBusy += 1;
+      if (count !== 0) violations.push(`command ${id} refused as busy was handled ${count} times`);
+    } else {
+      violations.push(`command ${id} got neither an empty ack nor the busy text: ${ack.body}`);
+    }
+  }
+  const accepted = ACCEPTED_OUTCOMES.reduce((sum, outcome) => sum + stats.outcomes[outcome], 0);
+  if (stats.accepted !== accepted) {
+    violations.push(
+      `runtime accepted ${stats.accepted} but recorded ${accepted} accepted outcomes`,
+    );
+  }
+  if (handled.total !== stats.accepted) {
+    violations.push(
+      `handlers ran ${handled.total} times for ${stats.accepted} accepted deliveries`,
+    );
+  }
+  if (stats.outcomes.completed !== stats.accepted) {
+    violations.push(
+      `${stats.accepted - stats.outcomes.completed} accepted deliveries not completed`,
+    );
+  }
+  const rejections = observations.filter((o) => o.type === 'admission_rejected');
+  const rejectedByReason: Record<string, number> = {};
+  for (const o of rejections) rejectedByReason[o.reason] = (rejectedByReason[o.reason] ?? 0) + 1;
+  if (rejections.length !== stats.outcomes['admission-rejected']) {
+    violations.push(
+      `${rejections.length} admission_rejected observations, ${stats.outcomes['admission-rejected']} outcomes`,
+    );
+  }
+  if (rejections.length !== flood.counters.rejected503 + commandsBusy) {
+    violations.push(
+      `${rejections.length} rejections observed, Slack saw ${flood.counters.rejected503} 503s and ${commandsBusy} busy answers`,
+    );
+  }
+  if (flood.counters.noRetry > 0) violations.push(`${flood.counters.noRetry} x-slack-no-retry`);
+  if (stats.detachedInFlight !== 0) violations.push(`${stats.detachedInFlight} slots still held`);
+  return {
+    violations,
+    figures: {
+      sent: flood.counters.sent,
+      eventDeliveries: flood.counters.eventDeliveries,
+      retried: flood.counters.retried,
+      admitted: stats.accepted,
+      rejected: rejections.length,
+      rejectedByReason,
+      handled: handled.total,
+      eventsAcked: flood.counters.eventsAcked,
+      commandsAccepted,
+      commandsBusy,
+      exhausted: flood.counters.exhausted,
+      owedRetry,
+    },
+  };
+}
