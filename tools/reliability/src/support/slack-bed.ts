@@ -4,6 +4,7 @@ import { createSlackAdapter, type SlackAdapter, type SlackAdapterOptions } from 
 import {
   type CreateRuntimeOptions,
   createRuntime,
+  type FetchHandler,
   type Runtime,
   type State,
   toNodeListener,
@@ -42,6 +43,8 @@ export interface SlackBedOptions {
   readonly state?: State;
   /** Sample the hot installation's ceiling (`slack:<tenant>`). */
   readonly hot?: { readonly tenant: string; readonly ceiling: number };
+  /** Wraps the adapter's handler before it is served (to count what it reads, say). */
+  readonly wrapHandler?: (handler: FetchHandler) => FetchHandler;
 }
 
 /**
@@ -74,7 +77,9 @@ export async function startSlackBed(options: SlackBedOptions = {}): Promise<Slac
   sampler.bind(runtime);
   const listenerErrors: unknown[] = [];
   const server: Server = createServer(
-    toNodeListener(adapter.handler, { onError: (error) => listenerErrors.push(error) }),
+    toNodeListener(options.wrapHandler?.(adapter.handler) ?? adapter.handler, {
+      onError: (error) => listenerErrors.push(error),
+    }),
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
