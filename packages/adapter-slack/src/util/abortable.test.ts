@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
+import { deferred } from '@rt/testing';
 import { describe, expect, it } from 'vitest';
-import { deferred } from '../test-support/harness.js';
 import { abortable } from './abortable.js';
 
 describe('abortable', () => {
