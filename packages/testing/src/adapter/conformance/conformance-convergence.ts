@@ -6,9 +6,7 @@
 import type { Observation } from '@rt/core';
 import { expect, it } from 'vitest';
 import type { AdapterConformanceOptions } from './conformance-options.js';
-import type { createSessions } from './conformance-session.js';
-
-type Sessions = ReturnType<typeof createSessions>;
+import type { DefineTest, Sessions } from './conformance-session.js';
 
 /** How many clients keep sending during shutdown. */
 const CLIENTS = 8;
@@ -24,8 +22,9 @@ const isShutdownRefusal = (o: Observation) =>
 export function defineConvergenceTests<P>(
   sessions: Sessions,
   options: AdapterConformanceOptions<P>,
+  test: DefineTest = it,
 ): void {
-  it('converges in stop() and drain() while clients keep sending during shutdown (no stop or drain timeout)', async () => {
+  test('converges in stop() and drain() while clients keep sending during shutdown (no stop or drain timeout)', async () => {
     const session = await sessions.open();
     const { runtime } = session.bot;
     let sending = true;

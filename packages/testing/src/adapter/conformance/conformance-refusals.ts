@@ -8,7 +8,8 @@ import type { ConformanceShape } from './conformance-options.js';
 import {
   CONFORMANCE_BUSY_TEXT,
   CONFORMANCE_UNAVAILABLE_TEXT,
-  type createSessions,
+  type DefineTest,
+  type Sessions,
 } from './conformance-session.js';
 import {
   expectAcceptedAndHandled,
@@ -17,18 +18,38 @@ import {
   rejectedEventId,
 } from './expect-answer.js';
 
-type Sessions = ReturnType<typeof createSessions>;
-
 /** Per shape: accepted, saturated and shutdown rows. */
-export function defineRefusalTests<P>(sessions: Sessions, shape: ConformanceShape<P>): void {
-  it('is acknowledged as its row says when accepted, handled once, with no platform call', async () => {
+export function defineRefusalTests<P>(
+  sessions: Sessions,
+  shape: ConformanceShape<P>,
+  test: DefineTest = it,
+): void {
+  defineAcceptedTest(sessions, shape, test);
+  defineSaturatedTest(sessions, shape, test);
+  defineShutdownRefusalTest(sessions, shape, test);
+}
+
+/** Accepted as the row says, handled once, no platform call. */
+export function defineAcceptedTest<P>(
+  sessions: Sessions,
+  shape: ConformanceShape<P>,
+  test: DefineTest = it,
+): void {
+  test('is acknowledged as its row says when accepted, handled once, with no platform call', async () => {
     const session = await sessions.open();
     await expectAcceptedAndHandled(session, shape.payload(session.bot), shape.accepted);
     expect(await session.bot.platformCalls()).toEqual([]);
   });
+}
 
+/** With the bound saturated: refused as the row says and left unmarked (sync shapes: accepted). */
+export function defineSaturatedTest<P>(
+  sessions: Sessions,
+  shape: ConformanceShape<P>,
+  test: DefineTest = it,
+): void {
   if (shape.sync === true) {
-    it('is accepted while the bound is saturated (sync dispatch has no admission cap)', async () => {
+    test('is accepted while the bound is saturated (sync dispatch has no admission cap)', async () => {
       const session = await sessions.open({ runtime: { maxDetached: 1 } });
       const release = await session.hold();
       await expectAcceptedAndHandled(session, shape.payload(session.bot), shape.accepted);
@@ -36,7 +57,7 @@ export function defineRefusalTests<P>(sessions: Sessions, shape: ConformanceShap
       await release();
     });
   } else {
-    it('is refused as its row says while the bound is saturated, unmarked: sent again after capacity frees, it is accepted', async () => {
+    test('is refused as its row says while the bound is saturated, unmarked: sent again after capacity frees, it is accepted', async () => {
       const session = await sessions.open({ runtime: { maxDetached: 1 } });
       const release = await session.hold();
       const payload = shape.payload(session.bot);
@@ -50,8 +71,15 @@ export function defineRefusalTests<P>(sessions: Sessions, shape: ConformanceShap
       await expectAcceptedAndHandled(session, payload, shape.accepted);
     });
   }
+}
 
-  it('gets the shutdown refusal during shutdown, unmarked: a runtime on the same State accepts it later', async () => {
+/** During shutdown: the row's refusal with unavailable wording, left unmarked. */
+export function defineShutdownRefusalTest<P>(
+  sessions: Sessions,
+  shape: ConformanceShape<P>,
+  test: DefineTest = it,
+): void {
+  test('gets the shutdown refusal during shutdown, unmarked: a runtime on the same State accepts it later', async () => {
     const session = await sessions.open();
     const release = await session.hold();
     const stopping = session.bot.runtime.shutdown({ graceMs: 60_000 });

@@ -20,6 +20,15 @@ export const CONFORMANCE_UNAVAILABLE_TEXT = 'conformance: unavailable right now'
 /** The shape of the suite's own held delivery (never a platform shape). */
 export const HOLD_SHAPE = 'rt_conformance_hold';
 
+/**
+ * How a check is registered: vitest's `it` (the default), or `it.fails` in the suite's own tests,
+ * which prove each check fails against an adapter that breaks its rule.
+ */
+export type DefineTest = (name: string, body: () => Promise<void>) => void;
+
+/** The sessions of one `describe` (see `createSessions`). */
+export type Sessions = ReturnType<typeof createSessions>;
+
 /** A bot with the suite's handler and observation log. */
 export interface Session {
   readonly bot: ConformanceBot;
