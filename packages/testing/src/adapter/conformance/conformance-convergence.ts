@@ -5,7 +5,7 @@
  */
 import type { Observation } from '@rt/core';
 import { expect, it } from 'vitest';
-import type { AdapterConformanceOptions } from './conformance-options.js';
+import type { AdapterConformanceOptions, ConformanceBot } from './conformance-options.js';
 import type { DefineTest, Sessions } from './conformance-session.js';
 
 /** How many clients keep sending during shutdown. */
@@ -19,9 +19,9 @@ const isShutdownRefusal = (o: Observation) =>
   o.type === 'admission_rejected' && o.reason === 'shutdown';
 
 /** Once per adapter: shutdown converges while clients keep sending every shape. */
-export function defineConvergenceTests<P>(
+export function defineConvergenceTests<P, B extends ConformanceBot>(
   sessions: Sessions,
-  options: AdapterConformanceOptions<P>,
+  options: AdapterConformanceOptions<P, B>,
   test: DefineTest = it,
 ): void {
   test('converges in stop() and drain() while clients keep sending during shutdown (no stop or drain timeout)', async () => {
@@ -33,7 +33,7 @@ export function defineConvergenceTests<P>(
       for (let next = first; sending; next += 1) {
         const shape = options.shapes[next % options.shapes.length]!;
         try {
-          await session.send(shape.payload(session.bot), 'valid');
+          await session.send(shape.payload(session.bot as B), 'valid');
         } catch (error) {
           failures.push(error);
           return;

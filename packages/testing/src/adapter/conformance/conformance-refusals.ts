@@ -4,7 +4,7 @@
  * a refused delivery is never marked, so the same delivery is accepted later.
  */
 import { expect, it } from 'vitest';
-import type { ConformanceShape } from './conformance-options.js';
+import type { ConformanceBot, ConformanceShape } from './conformance-options.js';
 import {
   CONFORMANCE_BUSY_TEXT,
   CONFORMANCE_UNAVAILABLE_TEXT,
@@ -19,9 +19,9 @@ import {
 } from './expect-answer.js';
 
 /** Per shape: accepted, saturated and shutdown rows. */
-export function defineRefusalTests<P>(
+export function defineRefusalTests<P, B extends ConformanceBot>(
   sessions: Sessions,
-  shape: ConformanceShape<P>,
+  shape: ConformanceShape<P, B>,
   test: DefineTest = it,
 ): void {
   defineAcceptedTest(sessions, shape, test);
@@ -30,29 +30,29 @@ export function defineRefusalTests<P>(
 }
 
 /** Accepted as the row says, handled once, no platform call. */
-export function defineAcceptedTest<P>(
+export function defineAcceptedTest<P, B extends ConformanceBot>(
   sessions: Sessions,
-  shape: ConformanceShape<P>,
+  shape: ConformanceShape<P, B>,
   test: DefineTest = it,
 ): void {
   test('is acknowledged as its row says when accepted, handled once, with no platform call', async () => {
     const session = await sessions.open();
-    await expectAcceptedAndHandled(session, shape.payload(session.bot), shape.accepted);
+    await expectAcceptedAndHandled(session, shape.payload(session.bot as B), shape.accepted);
     expect(await session.bot.platformCalls()).toEqual([]);
   });
 }
 
 /** With the bound saturated: refused as the row says and left unmarked (sync shapes: accepted). */
-export function defineSaturatedTest<P>(
+export function defineSaturatedTest<P, B extends ConformanceBot>(
   sessions: Sessions,
-  shape: ConformanceShape<P>,
+  shape: ConformanceShape<P, B>,
   test: DefineTest = it,
 ): void {
   if (shape.sync === true) {
     test('is accepted while the bound is saturated (sync dispatch has no admission cap)', async () => {
       const session = await sessions.open({ runtime: { maxDetached: 1 } });
       const release = await session.hold();
-      await expectAcceptedAndHandled(session, shape.payload(session.bot), shape.accepted);
+      await expectAcceptedAndHandled(session, shape.payload(session.bot as B), shape.accepted);
       expect(session.observations.filter((o) => o.type === 'admission_rejected')).toEqual([]);
       await release();
     });
@@ -60,7 +60,7 @@ export function defineSaturatedTest<P>(
     test('is refused as its row says while the bound is saturated, unmarked: sent again after capacity frees, it is accepted', async () => {
       const session = await sessions.open({ runtime: { maxDetached: 1 } });
       const release = await session.hold();
-      const payload = shape.payload(session.bot);
+      const payload = shape.payload(session.bot as B);
       const expected = shape.refused(CONFORMANCE_BUSY_TEXT, 'busy');
       await expectAnswer(await session.send(payload, 'valid'), expected);
       await rejectedEventId(session, 'capacity');
@@ -74,16 +74,16 @@ export function defineSaturatedTest<P>(
 }
 
 /** During shutdown: the row's refusal with unavailable wording, left unmarked. */
-export function defineShutdownRefusalTest<P>(
+export function defineShutdownRefusalTest<P, B extends ConformanceBot>(
   sessions: Sessions,
-  shape: ConformanceShape<P>,
+  shape: ConformanceShape<P, B>,
   test: DefineTest = it,
 ): void {
   test('gets the shutdown refusal during shutdown, unmarked: a runtime on the same State accepts it later', async () => {
     const session = await sessions.open();
     const release = await session.hold();
     const stopping = session.bot.runtime.shutdown({ graceMs: 60_000 });
-    const payload = shape.payload(session.bot);
+    const payload = shape.payload(session.bot as B);
     const expected = shape.refused(CONFORMANCE_UNAVAILABLE_TEXT, 'unavailable');
     await expectAnswer(await session.send(payload, 'valid'), expected);
     const id = await rejectedEventId(session, 'shutdown');

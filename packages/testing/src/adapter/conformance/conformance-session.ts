@@ -79,7 +79,9 @@ export async function readAnswer(response: Response): Promise<ReceivedAnswer> {
  * what a test held, shuts each runtime down and closes its bot (newest first, so a bot sharing
  * another's State closes before the State's owner).
  */
-export function createSessions<P>(options: AdapterConformanceOptions<P>): {
+export function createSessions<P, B extends ConformanceBot = ConformanceBot>(
+  options: AdapterConformanceOptions<P, B>,
+): {
   open(overrides?: { runtime?: ConformanceRuntimeOptions; state?: State }): Promise<Session>;
 } {
   const open: { session: Session; holds: Deferred<void>[] }[] = [];

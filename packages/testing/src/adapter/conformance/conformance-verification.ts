@@ -5,6 +5,7 @@
 import { expect, it } from 'vitest';
 import type {
   AdapterConformanceOptions,
+  ConformanceBot,
   ConformanceShape,
   ConformanceSignature,
 } from './conformance-options.js';
@@ -13,15 +14,15 @@ import type { DefineTest, Session, Sessions } from './conformance-session.js';
 const UNVERIFIED: readonly ConformanceSignature[] = ['invalid', 'missing'];
 
 /** Sends `shape` with each unverifiable signature: 401, nothing dispatched, nothing handled. */
-async function expectRefusedUnverified<P>(
+async function expectRefusedUnverified<P, B extends ConformanceBot>(
   session: Session,
-  shape: ConformanceShape<P>,
+  shape: ConformanceShape<P, B>,
   phase: string,
 ): Promise<void> {
   for (const signature of UNVERIFIED) {
     const before = session.received();
     const handled = session.handled.length;
-    const answer = await session.send(shape.payload(session.bot), signature);
+    const answer = await session.send(shape.payload(session.bot as B), signature);
     expect(answer.status, `${signature} signature, ${phase}`).toBe(401);
     expect(session.received(), `dispatches after a ${signature} signature, ${phase}`).toBe(before);
     expect(session.handled.length).toBe(handled);
@@ -29,9 +30,9 @@ async function expectRefusedUnverified<P>(
 }
 
 /** Per shape: the 401 checks in the idle, saturated and shutting-down runtime. */
-export function defineSignatureTests<P>(
+export function defineSignatureTests<P, B extends ConformanceBot>(
   sessions: Sessions,
-  shape: ConformanceShape<P>,
+  shape: ConformanceShape<P, B>,
   test: DefineTest = it,
 ): void {
   test('answers a wrong or missing signature 401 and dispatches nothing: idle, saturated and during shutdown', async () => {
@@ -51,9 +52,9 @@ export function defineSignatureTests<P>(
 }
 
 /** Body limit and parse failures, once per adapter. */
-export function defineBodyTests<P>(
+export function defineBodyTests<P, B extends ConformanceBot>(
   sessions: Sessions,
-  options: AdapterConformanceOptions<P>,
+  options: AdapterConformanceOptions<P, B>,
   test: DefineTest = it,
 ): void {
   defineOversizeTest(sessions, options, test);
@@ -61,9 +62,9 @@ export function defineBodyTests<P>(
 }
 
 /** A body over the limit: 413 signed, 401 unsigned, never dispatched. */
-export function defineOversizeTest<P>(
+export function defineOversizeTest<P, B extends ConformanceBot>(
   sessions: Sessions,
-  options: AdapterConformanceOptions<P>,
+  options: AdapterConformanceOptions<P, B>,
   test: DefineTest = it,
 ): void {
   test('answers a signed body over the limit 413 and an unsigned one 401, dispatching neither', async () => {
@@ -79,9 +80,9 @@ export function defineOversizeTest<P>(
 }
 
 /** Each unparsable body: 400, never dispatched, no platform call. */
-export function defineUnparsableTests<P>(
+export function defineUnparsableTests<P, B extends ConformanceBot>(
   sessions: Sessions,
-  options: AdapterConformanceOptions<P>,
+  options: AdapterConformanceOptions<P, B>,
   test: DefineTest = it,
 ): void {
   for (const unparsable of options.unparsable) {

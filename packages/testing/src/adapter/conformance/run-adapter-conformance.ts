@@ -3,7 +3,7 @@
  */
 import { describe } from 'vitest';
 import { defineConvergenceTests } from './conformance-convergence.js';
-import type { AdapterConformanceOptions } from './conformance-options.js';
+import type { AdapterConformanceOptions, ConformanceBot } from './conformance-options.js';
 import { defineRefusalTests } from './conformance-refusals.js';
 import { createSessions } from './conformance-session.js';
 import { defineBodyTests, defineSignatureTests } from './conformance-verification.js';
@@ -25,9 +25,9 @@ import { defineBodyTests, defineSignatureTests } from './conformance-verificatio
  * delivery of its own (dispatched through `runtime.dispatch`, shape `rt_conformance_hold`). It
  * asserts no wall-clock times. Call it at the top level of a test file.
  */
-export function runAdapterConformance<P>(
+export function runAdapterConformance<P, B extends ConformanceBot = ConformanceBot>(
   name: string,
-  options: AdapterConformanceOptions<P>,
+  options: AdapterConformanceOptions<P, B>,
 ): void {
   if (options.shapes.length === 0) throw new TypeError('shapes must name at least one shape');
   if (options.unparsable.length === 0) {
