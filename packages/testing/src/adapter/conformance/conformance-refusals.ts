@@ -1,9 +1,11 @@
 /**
  * The answer table, row by row (SPEC 9): each shape accepted as its row says; refused as its row
- * says when the bound is saturated (sync shapes: accepted, there is no cap) and during shutdown;
- * a refused delivery is never marked, so the same delivery is accepted later.
+ * says when the bound is saturated (sync shapes: accepted, there is no cap), during shutdown and
+ * when the State cannot mark it; a refused delivery is never marked, so the same delivery is
+ * accepted later.
  */
 import { expect, it } from 'vitest';
+import { unreachableState } from '../../support/state-with.js';
 import type { ConformanceBot, ConformanceShape } from './conformance-options.js';
 import {
   CONFORMANCE_BUSY_TEXT,
@@ -27,6 +29,7 @@ export function defineRefusalTests<P, B extends ConformanceBot>(
   defineAcceptedTest(sessions, shape, test);
   defineSaturatedTest(sessions, shape, test);
   defineShutdownRefusalTest(sessions, shape, test);
+  defineUnavailableStateTest(sessions, shape, test);
 }
 
 /** Accepted as the row says, handled once, no platform call. */
@@ -97,5 +100,21 @@ export function defineShutdownRefusalTest<P, B extends ConformanceBot>(
 
     const next = await sessions.open({ state: session.bot.state });
     await expectAcceptedAndHandled(next, payload, shape.accepted);
+  });
+}
+
+/** With a State that cannot mark (a prelude error): the row's refusal with unavailable wording. */
+export function defineUnavailableStateTest<P, B extends ConformanceBot>(
+  sessions: Sessions,
+  shape: ConformanceShape<P, B>,
+  test: DefineTest = it,
+): void {
+  test('gets the refusal with unavailable wording when the State cannot mark it (prelude error), unhandled', async () => {
+    const session = await sessions.open({ state: unreachableState() });
+    const expected = shape.refused(CONFORMANCE_UNAVAILABLE_TEXT, 'unavailable');
+    await expectAnswer(await session.send(shape.payload(session.bot as B), 'valid'), expected);
+    await session.observed((o) => o.type === 'prelude_error');
+    await expectFollowUp(session, expected);
+    expect(session.handled).toEqual([]);
   });
 }

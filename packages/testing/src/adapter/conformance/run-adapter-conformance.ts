@@ -14,8 +14,9 @@ import { defineBodyTests, defineSignatureTests } from './conformance-verificatio
  * - per shape: accepted as its row says and handled once; a wrong or missing signature 401 and
  *   nothing dispatched, idle, with the bound saturated and during shutdown; refused as its row
  *   says (status, body, follow-up platform calls) with the bound saturated (sync shapes:
- *   accepted, no cap) and during shutdown; a refused delivery is never marked (sent again after
- *   capacity frees, or to a runtime on the same State, it is accepted, not a duplicate);
+ *   accepted, no cap), during shutdown, and with the unavailable wording when the State cannot
+ *   mark it (a prelude error); a refused delivery is never marked (sent again after capacity
+ *   frees, or to a runtime on the same State, it is accepted, not a duplicate);
  * - per adapter: a body over the limit 413 (unsigned: 401), unparsable bodies 400, none
  *   dispatched; `stop()`/`drain()` converge while clients keep sending during shutdown (no
  *   `stop_timed_out`/`drain_timed_out` notice).
