@@ -2,6 +2,7 @@
  * The one contract suite every HTTP adapter runs (SPEC 9, SPEC 7), like `runStateConformance`.
  */
 import { describe } from 'vitest';
+import { failOnUnhandledRejections } from '../../support/unhandled-rejections.js';
 import { defineConvergenceTests } from './conformance-convergence.js';
 import type { AdapterConformanceOptions, ConformanceBot } from './conformance-options.js';
 import { defineRefusalTests } from './conformance-refusals.js';
@@ -21,6 +22,8 @@ import { defineBodyTests, defineSignatureTests } from './conformance-verificatio
  *   dispatched; `stop()`/`drain()` converge while clients keep sending during shutdown (no
  *   `stop_timed_out`/`drain_timed_out` notice).
  *
+ * Every test also fails when a promise rejection went unhandled during it.
+ *
  * The suite registers its own handler (returning `options.answer(event)`) on each bot, records
  * its observations, and saturates the bound by running it with `maxDetached: 1` and holding one
  * delivery of its own (dispatched through `runtime.dispatch`, shape `rt_conformance_hold`). It
@@ -35,6 +38,7 @@ export function runAdapterConformance<P, B extends ConformanceBot = ConformanceB
     throw new TypeError('unparsable must name at least one unparsable body');
   }
   describe(name, () => {
+    failOnUnhandledRejections();
     const sessions = createSessions(options);
     describe('bodies', () => defineBodyTests(sessions, options));
     for (const shape of options.shapes) {
