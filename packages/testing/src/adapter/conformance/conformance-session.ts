@@ -77,7 +77,8 @@ export async function readAnswer(response: Response): Promise<ReceivedAnswer> {
 /**
  * Opens sessions for the tests of one `describe` and registers the `afterEach` that releases
  * what a test held, shuts each runtime down and closes its bot (newest first, so a bot sharing
- * another's State closes before the State's owner).
+ * another's State closes before the State's owner). Every bot is closed even when one fails; the
+ * first failure then fails the test.
  */
 export function createSessions<P, B extends ConformanceBot = ConformanceBot>(
   options: AdapterConformanceOptions<P, B>,
@@ -86,12 +87,17 @@ export function createSessions<P, B extends ConformanceBot = ConformanceBot>(
 } {
   const open: { session: Session; holds: Deferred<void>[] }[] = [];
   afterEach(async () => {
-    const sessions = open.splice(0).reverse();
-    for (const { session, holds } of sessions) {
+    const failures: unknown[] = [];
+    for (const { session, holds } of open.splice(0).reverse()) {
       for (const hold of holds) hold.resolve();
-      await session.bot.runtime.shutdown({ graceMs: 0 });
-      await session.bot.close();
+      try {
+        await session.bot.runtime.shutdown({ graceMs: 0 });
+        await session.bot.close();
+      } catch (error) {
+        failures.push(error);
+      }
     }
+    if (failures.length > 0) throw failures[0];
   });
 
   return {
