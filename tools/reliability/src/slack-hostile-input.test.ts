@@ -257,7 +257,51 @@ describe('hostile input against the Slack HTTP handler', () => {
         .map((p) => new URLSearchParams({ payload: JSON.stringify(p) }).toString()),
       fc.string(),
     );
+    // Real payloads with one field replaced by any JSON value (or removed), re-encoded and signed.
+    const fieldMutated = fc
+      .tuple(
+        fc.constantFrom(...seeds()),
+        fc.nat(),
+        fc.option(fc.jsonValue(), { nil: undefined }),
+        fc.boolean(),
+      )
+      .map(([payload, pick, value, inner]): [string, string] => {
+        const set = (o: Record<string, unknown>) => {
+          const keys = Object.keys(o);
+          const key = keys[pick % keys.length]!;
+          if (value === undefined) delete o[key];
+          else o[key] = value;
+        };
+        if (payload.contentType === 'application/json') {
+          const data = JSON.parse(payload.body) as Record<string, unknown>;
+          set(
+            inner && typeof data.event === 'object' && data.event !== null
+              ? (data.event as Record<string, unknown>)
+              : data,
+          );
+          return [JSON.stringify(data), payload.contentType];
+        }
+        const form = Object.fromEntries(new URLSearchParams(payload.body));
+        if (form.payload !== undefined) {
+          const data = JSON.parse(form.payload) as Record<string, unknown>;
+          set(data);
+          return [
+            new URLSearchParams({ payload: JSON.stringify(data) }).toString(),
+            payload.contentType,
+          ];
+        }
+        const fields: Record<string, unknown> = form;
+        set(fields);
+        const encoded = Object.fromEntries(
+          Object.entries(fields).map(([k, v]) => [
+            k,
+            typeof v === 'string' ? v : JSON.stringify(v),
+          ]),
+        );
+        return [new URLSearchParams(encoded).toString(), payload.contentType];
+      });
     const bodyAndType = fc.oneof(
+      fieldMutated,
       fc.tuple(
         jsonish,
         fc.constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON'),

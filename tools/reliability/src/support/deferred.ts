@@ -1,20 +1,4 @@
-/** A promise with its resolvers, to hold a handler until a test lets it go. */
-export interface Deferred<T> {
-  readonly promise: Promise<T>;
-  resolve(value: T): void;
-  reject(error: unknown): void;
-}
-
-/** Creates a `Deferred`. */
-export function deferred<T = void>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+export { type Deferred, deferred } from '@rt/testing';
 
 /**
  * Resolves after `ms`, or at once with `signal.reason` thrown when `signal` aborts (the listener
