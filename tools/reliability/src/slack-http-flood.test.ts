@@ -30,10 +30,10 @@ describe('a Slack HTTP flood far above the admission bound', () => {
       hot: { tenant: 'THOT', ceiling: PER_TENANT },
     });
     const handled = new HandledLedger();
-    bed.runtime.onMention(handled.slow(HANDLER_MS, (ctx) => ctx.event.id));
+    bed.runtime.onMention(handled.slow(HANDLER_MS, (event) => event.id));
     bed.runtime.onCommand(
       'flood',
-      handled.slow(HANDLER_MS, (ctx) => ctx.event.text ?? ''),
+      handled.slow(HANDLER_MS, (event) => event.text ?? ''),
     );
 
     const plan = planFlood({
@@ -61,7 +61,7 @@ describe('a Slack HTTP flood far above the admission bound', () => {
       handled,
       stats,
       observations: bed.log.observations,
-      busyText: DEFAULT_SLACK_ADAPTER_OPTIONS.busyText,
+      refusalTexts: [DEFAULT_SLACK_ADAPTER_OPTIONS.busyText],
     });
     expect(violations).toEqual([]);
     expect(figures.sent).toBe(plan.length);

@@ -21,10 +21,15 @@ export class HandledLedger {
     return sum;
   }
 
-  /** A handler: records `keyOf(ctx)`, then works `ms` (abortable). */
-  slow(ms: number, keyOf: (ctx: HandlerContext) => string) {
+  /**
+   * A handler: records `keyOf` of its event and of every event it is handed in `ctx.skipped`
+   * (superseded on the way, seen by this survivor) and `ctx.batch` (burst members), then works
+   * `ms` (abortable).
+   */
+  slow(ms: number, keyOf: (event: HandlerContext['event']) => string) {
     return async (ctx: HandlerContext): Promise<void> => {
-      this.record(keyOf(ctx));
+      const seen = new Set([ctx.event, ...ctx.skipped, ...ctx.batch]);
+      for (const event of seen) this.record(keyOf(event));
       try {
         await pause(ms, ctx.signal);
       } finally {

@@ -9,6 +9,8 @@ export interface SlackFloodFigures {
   readonly retried: number;
   readonly admitted: number;
   readonly rejected: number;
+  /** Deliveries refused because the State failed in the prelude (503 / unavailable). */
+  readonly preludeErrors: number;
   readonly rejectedByReason: Readonly<Record<string, number>>;
   readonly handled: number;
   readonly eventsAcked: number;
@@ -18,11 +20,11 @@ export interface SlackFloodFigures {
   readonly owedRetry: number;
 }
 
-/** The busy answer of a rejected slash command, as the adapter writes it. */
-function isBusyAnswer(body: string, busyText: string): boolean {
+/** The busy (or unavailable) answer of a refused slash command, as the adapter writes it. */
+function isBusyAnswer(body: string, text: string): boolean {
   try {
     const parsed = JSON.parse(body) as { response_type?: unknown; text?: unknown };
-    return parsed.response_type === 'ephemeral' && parsed.text === busyText;
+    return parsed.response_type === 'ephemeral' && parsed.text === text;
   } catch {
     return false;
   }
@@ -37,16 +39,23 @@ function isBusyAnswer(body: string, busyText: string): boolean {
  * - every command was either accepted (empty 200, handled once) or refused visibly (200 with the
  *   busy text, not handled);
  * - the runtime's own books balance: admitted = sum of accepted outcomes = handler entries, every
- *   rejection observed (`admission_rejected` count = outcome count = 503s + busy answers).
+ *   refusal observed (`admission_rejected` + `prelude_error` = their outcomes = 503s + busy or
+ *   unavailable answers), superseded deliveries seen by their survivor.
  */
 export function checkSlackFlood(input: {
   readonly flood: SlackFlood;
   readonly handled: HandledLedger;
   readonly stats: RuntimeStats;
   readonly observations: readonly Observation[];
-  readonly busyText: string;
+  /** Texts of a visible refusal (busy; unavailable when the State failed). */
+  readonly refusalTexts: readonly string[];
+  /**
+   * Deliveries answered 503 at the ack deadline before their (late) mark: Slack's retry then
+   * meets the mark. Default 0: every 503 is an observed refusal.
+   */
+  readonly answeredAtDeadline?: number;
 }): { violations: string[]; figures: SlackFloodFigures } {
-  const { flood, handled, stats, observations, busyText } = input;
+  const { flood, handled, stats, observations, refusalTexts } = input;
   const violations: string[] = [];
   let owedRetry = 0;
   for (const [id, entry] of flood.events) {
@@ -72,7 +81,7 @@ export function checkSlackFlood(input: {
     } else if (ack.body === '') {
       commandsAccepted += 1;
       if (count !== 1) violations.push(`accepted command ${id} was handled ${count} times`);
-    } else if (isBusyAnswer(ack.body, busyText)) {
+    } else if (refusalTexts.some((text) => isBusyAnswer(ack.body, text))) {
       commandsBusy += 1;
       if (count !== 0) violations.push(`command ${id} refused as busy was handled ${count} times`);
     } else {
@@ -90,9 +99,11 @@ export function checkSlackFlood(input: {
       `handlers ran ${handled.total} times for ${stats.accepted} accepted deliveries`,
     );
   }
-  if (stats.outcomes.completed !== stats.accepted) {
+  // Superseded deliveries reach their survivor's handler in `ctx.skipped`: seen, not lost.
+  const seen = stats.outcomes.completed + stats.outcomes.superseded;
+  if (seen !== stats.accepted) {
     violations.push(
-      `${stats.accepted - stats.outcomes.completed} accepted deliveries not completed`,
+      `${stats.accepted - seen} accepted deliveries neither completed nor superseded`,
     );
   }
   const rejections = observations.filter((o) => o.type === 'admission_rejected');
@@ -103,9 +114,16 @@ export function checkSlackFlood(input: {
       `${rejections.length} admission_rejected observations, ${stats.outcomes['admission-rejected']} outcomes`,
     );
   }
-  if (rejections.length !== flood.counters.rejected503 + commandsBusy) {
+  const preludeErrors = observations.filter((o) => o.type === 'prelude_error').length;
+  if (preludeErrors !== stats.outcomes['prelude-error']) {
     violations.push(
-      `${rejections.length} rejections observed, Slack saw ${flood.counters.rejected503} 503s and ${commandsBusy} busy answers`,
+      `${preludeErrors} prelude_error observations, ${stats.outcomes['prelude-error']} outcomes`,
+    );
+  }
+  const refusals = rejections.length + preludeErrors + (input.answeredAtDeadline ?? 0);
+  if (refusals !== flood.counters.rejected503 + commandsBusy) {
+    violations.push(
+      `${refusals} refusals observed, Slack saw ${flood.counters.rejected503} 503s and ${commandsBusy} busy answers`,
     );
   }
   if (flood.counters.noRetry > 0) violations.push(`${flood.counters.noRetry} x-slack-no-retry`);
@@ -118,6 +136,7 @@ export function checkSlackFlood(input: {
       retried: flood.counters.retried,
       admitted: stats.accepted,
       rejected: rejections.length,
+      preludeErrors,
       rejectedByReason,
       handled: handled.total,
       eventsAcked: flood.counters.eventsAcked,

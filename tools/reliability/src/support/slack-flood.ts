@@ -18,6 +18,8 @@ export interface FloodItem {
   readonly tenant: string;
   /** When to send it, after the start. */
   readonly atMs: number;
+  /** The thread (`thread_ts`) an event replies in; unset: it starts its own. */
+  readonly thread?: string;
 }
 
 /** Shape of a flood. */
@@ -33,6 +35,8 @@ export interface FloodPlanInput {
   /** Time between bursts: at least Slack's compressed retry horizon plus a slow handler. */
   readonly burstGapMs: number;
   readonly seed: number;
+  /** Events reply in one of this many threads per tenant (so they contend); unset: none do. */
+  readonly threads?: number;
 }
 
 /** A small seeded PRNG (mulberry32), so a failing plan can be replayed. */
@@ -71,19 +75,33 @@ export function planFlood(input: FloodPlanInput): FloodItem[] {
         ? hot
         : cold[Math.floor(random() * cold.length)]!;
     const burst = Math.floor(i / input.burstSize);
-    return {
+    const item: FloodItem = {
       kind,
       id: `${kind === 'event' ? 'Ev' : 'trg.'}${String(i).padStart(6, '0')}`,
       tenant,
       atMs: burst * input.burstGapMs + random() * 5,
     };
+    if (input.threads === undefined || kind !== 'event') return item;
+    return {
+      ...item,
+      thread: `1700000000.${String(Math.floor(random() * input.threads)).padStart(6, '0')}`,
+    };
   });
+}
+
+/** One delivery attempt: where it went, when (`performance.now()`), and how it ended. */
+export interface AttemptRecord {
+  readonly attempt: number;
+  readonly url: string;
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly result: DeliveryResult;
 }
 
 /** Where one Events API event stands, from Slack's side. */
 export interface EventLedgerEntry {
   readonly item: FloodItem;
-  readonly attempts: DeliveryResult[];
+  readonly attempts: AttemptRecord[];
   status: 'in-flight' | 'acked' | 'awaiting-retry' | 'exhausted' | 'retry-cancelled';
 }
 
@@ -136,19 +154,24 @@ export class SlackFlood {
     retriesCancelled: 0,
   };
   readonly scheduler: RedeliveryScheduler;
-  readonly #client: SignerClient;
+  readonly #clients = new Map<string, SignerClient>();
+  readonly #secret: string;
+  readonly #urlFor: (item: FloodItem, attempt: number) => string;
   readonly #log: EmissionLog | undefined;
   readonly #responseUrl: () => string;
 
   constructor(options: {
     readonly url: string;
+    /** Where each attempt goes (a load balancer in front of several instances); default `url`. */
+    readonly urlFor?: (item: FloodItem, attempt: number) => string;
     readonly secret: string;
     readonly timeScale: number;
     readonly log?: EmissionLog;
     /** A `response_url` per command (the bed's fake Web API). */
     readonly responseUrl: () => string;
   }) {
-    this.#client = new SignerClient(options.url, options.secret);
+    this.#secret = options.secret;
+    this.#urlFor = options.urlFor ?? (() => options.url);
     this.scheduler = new RedeliveryScheduler(options.timeScale);
     this.#log = options.log;
     this.#responseUrl = options.responseUrl;
@@ -189,10 +212,12 @@ export class SlackFlood {
         triggerId: item.id,
         responseUrl: this.#responseUrl(),
       });
-      return this.#client.deliver(payload).then((result) => {
-        this.#record(result);
-        entry.ack = result;
-      });
+      return this.#client(this.#urlFor(item, 0))
+        .deliver(payload)
+        .then((result) => {
+          this.#record(result);
+          entry.ack = result;
+        });
     }
     const entry: EventLedgerEntry = { item, attempts: [], status: 'in-flight' };
     this.events.set(item.id, entry);
@@ -202,6 +227,7 @@ export class SlackFlood {
       channel: `C${item.tenant}`,
       ts: `1800000000.${item.id.slice(2)}`,
       text: `<@U0BOT> ${item.id}`,
+      ...(item.thread === undefined ? {} : { threadTs: item.thread }),
     });
     return this.#attempt(entry, payload, 0);
   }
@@ -212,14 +238,16 @@ export class SlackFlood {
     attempt: number,
     reason?: RetryReason,
   ): Promise<void> {
-    const result = await this.#client.deliver(
+    const url = this.#urlFor(entry.item, attempt);
+    const startedAt = performance.now();
+    const result = await this.#client(url).deliver(
       payload,
       attempt === 0
         ? undefined
         : { 'x-slack-retry-num': String(attempt), 'x-slack-retry-reason': reason ?? 'http_error' },
     );
     this.#record(result);
-    entry.attempts.push(result);
+    entry.attempts.push({ attempt, url, startedAt, endedAt: performance.now(), result });
     this.counters.eventDeliveries += 1;
     if (attempt > 0) this.counters.retried += 1;
     if (result.kind === 'response' && result.status >= 200 && result.status < 300) {
@@ -262,6 +290,15 @@ export class SlackFlood {
       entry.status = 'retry-cancelled';
       this.counters.retriesCancelled += 1;
     }
+  }
+
+  #client(url: string): SignerClient {
+    let client = this.#clients.get(url);
+    if (client === undefined) {
+      client = new SignerClient(url, this.#secret);
+      this.#clients.set(url, client);
+    }
+    return client;
   }
 
   #record(result: DeliveryResult): void {
