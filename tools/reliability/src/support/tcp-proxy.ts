@@ -40,18 +40,38 @@ export class TcpProxy {
       client.on('error', end).on('close', end);
       upstream.on('error', end).on('close', end);
       client.on('data', (chunk) => upstream.write(chunk));
-      upstream.on('data', (chunk) => {
-        const mode = this.mode;
-        if (mode.kind === 'delay') {
-          this.delayedChunks += 1;
-          const timer = setTimeout(() => {
-            this.#timers.delete(timer);
-            if (!client.destroyed) client.write(chunk);
-          }, mode.ms);
-          this.#timers.add(timer);
-        } else if (!client.destroyed) {
-          client.write(chunk);
+      // Replies leave in arrival order through one queue per connection: after a delay ends,
+      // later replies wait behind the held ones (a reordered reply would answer the wrong command).
+      const queue: { chunk: Buffer; releaseAt: number }[] = [];
+      let pump: ReturnType<typeof setTimeout> | undefined;
+      const flush = () => {
+        pump = undefined;
+        const now = performance.now();
+        while (queue.length > 0 && queue[0]!.releaseAt <= now) {
+          const { chunk } = queue.shift()!;
+          if (!client.destroyed) client.write(chunk);
         }
+        if (queue.length > 0) schedule();
+      };
+      const schedule = () => {
+        if (pump !== undefined) return;
+        const wait = Math.max(0, queue[0]!.releaseAt - performance.now());
+        pump = setTimeout(() => {
+          this.#timers.delete(pump!);
+          flush();
+        }, Math.ceil(wait));
+        this.#timers.add(pump);
+      };
+      upstream.on('data', (chunk: Buffer) => {
+        const mode = this.mode;
+        if (mode.kind !== 'delay' && queue.length === 0) {
+          if (!client.destroyed) client.write(chunk);
+          return;
+        }
+        if (mode.kind === 'delay') this.delayedChunks += 1;
+        const releaseAt = mode.kind === 'delay' ? performance.now() + mode.ms : 0;
+        queue.push({ chunk, releaseAt: Math.max(releaseAt, queue.at(-1)?.releaseAt ?? 0) });
+        schedule();
       });
     });
   }
