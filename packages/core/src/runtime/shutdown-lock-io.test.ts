@@ -68,6 +68,54 @@ describe('shutdown with slow lock I/O', () => {
     });
   }
 
+  it('records a handler that returns during the grace period at once, not after its slow release', async () => {
+    const state = new SlowLockState();
+    const { runtime, adapter, observations } = setup({ state, concurrency: 'queue' });
+    const hold = deferred();
+    const started = deferred();
+    runtime.onMessage(async () => {
+      started.resolve();
+      await hold.promise;
+    });
+    state.slowRelease = true;
+    const accepted = await adapter.send();
+    await started.promise;
+    const stopping = runtime.shutdown({ graceMs: 1_000, abandonAfterMs: 100 });
+    await vi.advanceTimersByTimeAsync(10);
+    hold.resolve();
+    await flush();
+    expect(observations.filter((o) => o.type === 'dispatch_finished')).toMatchObject([
+      { outcome: 'completed' },
+    ]);
+    await vi.advanceTimersByTimeAsync(100); // the lock I/O budget
+    await stopping;
+    state.releases[0]!.resolve();
+    expect((await settledOf(accepted)).outcome).toBe('completed');
+  });
+
+  it('gives every member of a burst batch the batch outcome while the batch lock release is in flight', async () => {
+    const state = new SlowLockState();
+    const { runtime, adapter } = setup({
+      state,
+      concurrency: { strategy: 'burst', burstWindowMs: 50 },
+    });
+    let batch = 0;
+    runtime.onMessage((ctx) => {
+      batch = ctx.batch.length;
+    });
+    state.slowRelease = true;
+    const members = [await adapter.send({ thread: 'b' }), await adapter.send({ thread: 'b' })];
+    await vi.advanceTimersByTimeAsync(50);
+    expect(batch).toBe(2);
+    expect(state.releases).toHaveLength(1);
+    const stopping = runtime.shutdown({ graceMs: 100, abandonAfterMs: 100 });
+    await vi.advanceTimersByTimeAsync(1_000);
+    await stopping;
+    expect(runtime.stats().outcomes).toMatchObject({ completed: 2, shutdown: 0 });
+    state.releases[0]!.resolve();
+    for (const member of members) expect((await settledOf(member)).outcome).toBe('completed');
+  });
+
   it('still abandons a handler that is running at the abandon deadline', async () => {
     const { runtime, adapter } = setup({ concurrency: 'queue' });
     const hold = deferred();
