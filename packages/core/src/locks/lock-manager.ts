@@ -66,8 +66,9 @@ export class LockManager {
   /**
    * Resolves once no acquire or release call is in flight, including calls started while it
    * waits (a lease granted late is released, and that release is waited for too). Rejects with
-   * `signal.reason` when `signal` aborts first; the listener is removed either way. Shutdown bounds
-   * lock I/O with it, separately from handlers.
+   * `signal.reason` when `signal` aborts first; the listener is removed either way. Aborting
+   * cancels no State call: they go on and settle by themselves. Shutdown bounds lock I/O with it,
+   * separately from handlers.
    */
   async ioSettled(signal: AbortSignal): Promise<void> {
     while (this.#io.size > 0) {
