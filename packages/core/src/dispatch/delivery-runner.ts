@@ -10,7 +10,7 @@ import { type InvokeExtras, invokeHandlers } from './invoke-handlers.js';
  * Takes accepted deliveries through the strategy to their terminal outcome: the deferred runner
  * (detach timeout, slot release after the strategy resolved) and the sync runner (the adapter's
  * signal). It knows how far each delivery got (`Delivery.progress`), which is what shutdown acts
- * on: `closeAdmission` ends nothing itself (strategies end waiting work through the shutdown
+ * on: `shutdownStarted` ends nothing itself (strategies end waiting work through the shutdown
  * signal) but records deliveries whose handler already finished; `abortRunning` aborts the rest
  * at the grace deadline; `abandonRunning` gives up on handlers still running at the abandon
  * deadline.
@@ -95,7 +95,7 @@ export class DeliveryRunner {
   }
 
   /** Shutdown began: deliveries whose handler already finished get their outcome now. */
-  closeAdmission(): void {
+  shutdownStarted(): void {
     for (const delivery of this.#live) {
       const { handled } = delivery.progress;
       if (handled) this.#ledger.settle(delivery, handled);

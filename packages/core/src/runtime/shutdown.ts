@@ -47,7 +47,7 @@ export async function runShutdown(
 ): Promise<void> {
   host.emit({ type: 'shutdown_started', at: Date.now() });
   host.controller.abort(new ShutdownError('runtime shutting down'));
-  host.runner.closeAdmission();
+  host.runner.shutdownStarted();
   let abandonTimer: ReturnType<typeof setTimeout> | undefined;
   const graceTimer = setTimeout(() => {
     host.runner.abortRunning();
