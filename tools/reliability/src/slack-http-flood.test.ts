@@ -75,6 +75,8 @@ describe('a Slack HTTP flood far above the admission bound', () => {
     // In flight never above the cap; a capacity rejection means it was reached.
     const { sampler } = bed;
     expect(sampler.peakInFlight).toBe(MAX_DETACHED);
+    // The runtime's own high-water mark agrees: the bound was reached and never passed.
+    expect(stats.detachedHighWater).toBe(MAX_DETACHED);
     // The hot installation was held to its ceiling while the others kept being admitted.
     expect(sampler.peakPerTenant.get('slack:THOT')).toBe(PER_TENANT);
     for (const peak of sampler.peakPerTenant.values()) expect(peak).toBeLessThanOrEqual(PER_TENANT);
