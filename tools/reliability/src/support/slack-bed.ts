@@ -11,12 +11,11 @@ import {
 } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { type FakeSlackApi, startFakeSlackApi } from '@rt/testing/slack';
+import { BED_SECRET, BED_TOKEN } from './bed-secrets.js';
 import { EmissionLog } from './emission-log.js';
 import { InFlightSampler } from './in-flight-sampler.js';
 
-/** The signing secret and bot token of every bed: long and unique, so a scan cannot miss them. */
-export const BED_SECRET = 'reliability-signing-secret-5f3a9c1e7b2d';
-export const BED_TOKEN = 'xoxb-reliability-bot-token-8e4c2a6f0d1b';
+export { BED_SECRET, BED_TOKEN };
 
 /** A Slack bot served over real HTTP on loopback, as Slack would reach it. */
 export interface SlackBed {
