@@ -61,8 +61,16 @@ export interface Adapter {
    * dropped delivery. Bounded by the runtime like `stop()`. Idempotent.
    */
   drain?(): Promise<void>;
-  /** Posts `message` in reply to `event` (in its thread when it has one). */
-  reply(event: RtEvent, message: OutboundMessage): Promise<PostedMessage>;
+  /**
+   * Posts `message` in reply to `event` (in its thread when it has one). When `options.signal`
+   * aborts, the call stops waiting and rejects with `signal.reason`. A handler's `ctx.reply` passes
+   * the delivery's signal.
+   */
+  reply(
+    event: RtEvent,
+    message: OutboundMessage,
+    options?: { readonly signal?: AbortSignal },
+  ): Promise<PostedMessage>;
 }
 
 /** One message of a thread, as read back from the platform. */
