@@ -1,6 +1,12 @@
 import type { REST } from '@discordjs/rest';
 import type { HistoryMessage, PostedMessage, RtEvent } from '@rt/core';
-import { type APIChannel, type APIMessage, ChannelType, MessageFlags, Routes } from 'discord-api-types/v10';
+import {
+  type APIChannel,
+  type APIMessage,
+  ChannelType,
+  MessageFlags,
+  Routes,
+} from 'discord-api-types/v10';
 import { DiscordTargetError } from '../errors.js';
 import { interactionOf } from '../normalize/event-data.js';
 import { restCall } from './call.js';
@@ -29,7 +35,11 @@ export interface ThreadOptions extends CallOptions {
 }
 
 function posted(message: APIMessage, thread?: string): PostedMessage {
-  return { channel: message.channel_id, id: message.id, ...(thread !== undefined ? { thread } : {}) };
+  return {
+    channel: message.channel_id,
+    id: message.id,
+    ...(thread !== undefined ? { thread } : {}),
+  };
 }
 
 /**
@@ -56,14 +66,14 @@ export class DiscordOutbound {
    * interaction. Throws `DiscordTargetError` while a sync handler's answer is still pending (return
    * the answer instead) and for events that are no interaction.
    */
-  async reply(event: RtEvent, message: DiscordMessage, options: CallOptions = {}): Promise<PostedMessage> {
+  async reply(
+    event: RtEvent,
+    message: DiscordMessage,
+    options: CallOptions = {},
+  ): Promise<PostedMessage> {
     const state = this.#replies.get(event);
-    if (state?.ack === 'pending') {
-      throw new DiscordTargetError(
-        'a sync handler cannot reply before the interaction is answered: return the answer instead',
-      );
-    }
     const { thread } = event;
+    await state?.whenDelivered(options.signal);
     if (state?.ack === 'deferred_message') {
       state.ack = 'answered';
       try {
@@ -79,9 +89,17 @@ export class DiscordOutbound {
     );
   }
 
-  /** Sends a follow-up message for an interaction (valid for 15 minutes after it arrived). */
-  followUp(event: RtEvent, message: DiscordMessage, options: FollowUpOptions = {}): Promise<APIMessage> {
+  /**
+   * Sends a follow-up message for an interaction (valid for 15 minutes after it arrived). For an
+   * interaction this adapter answered, it waits until the answer was handed over first.
+   */
+  async followUp(
+    event: RtEvent,
+    message: DiscordMessage,
+    options: FollowUpOptions = {},
+  ): Promise<APIMessage> {
     const interaction = interactionOf(event);
+    await this.#replies.get(event)?.whenDelivered(options.signal);
     const ephemeral = options.ephemeral ?? this.#replies.get(event)?.ephemeral ?? false;
     const body = messageBody(message);
     if (ephemeral) body.flags = (Number(body.flags) || 0) | MessageFlags.Ephemeral;
@@ -96,9 +114,17 @@ export class DiscordOutbound {
     );
   }
 
-  /** Edits the interaction's original response (the "thinking…" message after a type 5). */
-  editOriginal(event: RtEvent, message: DiscordMessage, options: CallOptions = {}): Promise<APIMessage> {
+  /**
+   * Edits the interaction's original response (the "thinking…" message after a type 5), once the
+   * answer was handed over.
+   */
+  async editOriginal(
+    event: RtEvent,
+    message: DiscordMessage,
+    options: CallOptions = {},
+  ): Promise<APIMessage> {
     const interaction = interactionOf(event);
+    await this.#replies.get(event)?.whenDelivered(options.signal);
     return restCall<APIMessage>(
       this.#rest,
       {
@@ -113,6 +139,7 @@ export class DiscordOutbound {
   /** Deletes the interaction's original response. */
   async deleteOriginal(event: RtEvent, options: CallOptions = {}): Promise<void> {
     const interaction = interactionOf(event);
+    await this.#replies.get(event)?.whenDelivered(options.signal);
     await restCall(
       this.#rest,
       {
@@ -125,10 +152,18 @@ export class DiscordOutbound {
   }
 
   /** Posts a message in a channel (a thread is a channel) with the bot token. */
-  async send(channel: string, message: DiscordMessage, options: CallOptions = {}): Promise<PostedMessage> {
+  async send(
+    channel: string,
+    message: DiscordMessage,
+    options: CallOptions = {},
+  ): Promise<PostedMessage> {
     const created = await restCall<APIMessage>(
       this.#rest,
-      { method: 'post', route: Routes.channelMessages(channel), data: { body: messageBody(message) } },
+      {
+        method: 'post',
+        route: Routes.channelMessages(channel),
+        data: { body: messageBody(message) },
+      },
       options.signal,
     );
     return posted(created);
@@ -141,7 +176,10 @@ export class DiscordOutbound {
     message: DiscordMessage,
     options: CallOptions = {},
   ): Promise<PostedMessage> {
-    const body = { ...messageBody(message), message_reference: { message_id: messageId, fail_if_not_exists: false } };
+    const body = {
+      ...messageBody(message),
+      message_reference: { message_id: messageId, fail_if_not_exists: false },
+    };
     const created = await restCall<APIMessage>(
       this.#rest,
       { method: 'post', route: Routes.channelMessages(channel), data: { body } },
@@ -153,7 +191,8 @@ export class DiscordOutbound {
   /** Starts a thread in `channel` (from `messageId` when given); resolves the thread's channel id. */
   async startThread(channel: string, name: string, options: ThreadOptions = {}): Promise<string> {
     const body: Record<string, unknown> = { name };
-    if (options.autoArchiveMinutes !== undefined) body.auto_archive_duration = options.autoArchiveMinutes;
+    if (options.autoArchiveMinutes !== undefined)
+      body.auto_archive_duration = options.autoArchiveMinutes;
     if (options.messageId === undefined) body.type = ChannelType.PublicThread;
     const created = await restCall<APIChannel>(
       this.#rest,
@@ -164,7 +203,12 @@ export class DiscordOutbound {
   }
 
   /** Adds the bot's reaction (`👍`, or `name:id` for a custom emoji) to a message. */
-  async react(channel: string, messageId: string, emoji: string, options: CallOptions = {}): Promise<void> {
+  async react(
+    channel: string,
+    messageId: string,
+    emoji: string,
+    options: CallOptions = {},
+  ): Promise<void> {
     await restCall(
       this.#rest,
       {
@@ -179,14 +223,19 @@ export class DiscordOutbound {
    * The latest messages of the event's conversation (its thread when it has one, else its channel),
    * oldest first, read from Discord (never stored). `limit` defaults to `historyLimit`.
    */
-  readHistory(event: RtEvent, options: { limit?: number; signal?: AbortSignal } = {}): Promise<HistoryMessage[]> {
+  readHistory(
+    event: RtEvent,
+    options: { limit?: number; signal?: AbortSignal } = {},
+  ): Promise<HistoryMessage[]> {
     const channel = event.thread ?? event.channel;
     if (channel === undefined) {
       return Promise.reject(new DiscordTargetError(`event ${event.id} has no channel to read`));
     }
     const limit = options.limit ?? this.#historyLimit;
     if (!Number.isInteger(limit) || limit <= 0) {
-      return Promise.reject(new RangeError(`limit must be a positive integer, got ${String(limit)}`));
+      return Promise.reject(
+        new RangeError(`limit must be a positive integer, got ${String(limit)}`),
+      );
     }
     return readChannel(this.#rest, channel, limit, options.signal);
   }

@@ -31,7 +31,9 @@ export async function readChannel(
   const newestFirst: APIMessage[] = [];
   let before: string | undefined;
   while (newestFirst.length < limit) {
-    const query = new URLSearchParams({ limit: String(Math.min(PAGE_MAX, limit - newestFirst.length)) });
+    const query = new URLSearchParams({
+      limit: String(Math.min(PAGE_MAX, limit - newestFirst.length)),
+    });
     if (before !== undefined) query.set('before', before);
     const page = await restCall<APIMessage[]>(
       rest,

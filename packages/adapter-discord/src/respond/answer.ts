@@ -26,9 +26,7 @@ export interface SignalTexts {
  */
 export function answersByUpdate(event: RtEvent): boolean {
   if (event.shape === 'message_component') return true;
-  return (
-    event.shape === 'modal_submit' && (event.payload as { message?: unknown }).message != null
-  );
+  return event.shape === 'modal_submit' && (event.payload as { message?: unknown }).message != null;
 }
 
 /**
@@ -86,7 +84,10 @@ export function handlerCallback(
   if (typeof value === 'string') {
     return {
       type: 4,
-      data: { content: truncate(value, 2000), ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}) },
+      data: {
+        content: truncate(value, 2000),
+        ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
+      },
     };
   }
   return undefined;
@@ -112,11 +113,14 @@ export function answerForResult(
     case 'duplicate':
       return plainAck(event, ephemeral);
     case 'unrouted':
-      if (event.shape === 'autocomplete' || answersByUpdate(event)) return plainAck(event, ephemeral);
+      if (event.shape === 'autocomplete' || answersByUpdate(event))
+        return plainAck(event, ephemeral);
       return ephemeralMessage(texts.unroutedText);
     case 'completed': {
       const answer =
-        result.response === undefined ? undefined : handlerCallback(event, result.response, ephemeral);
+        result.response === undefined
+          ? undefined
+          : handlerCallback(event, result.response, ephemeral);
       if (answer !== undefined) return answer;
       if (result.outcome === 'completed') return plainAck(event, ephemeral);
       const busy = result.outcome === 'dropped' || result.outcome === 'superseded';

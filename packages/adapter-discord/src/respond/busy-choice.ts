@@ -34,7 +34,10 @@ function focusedType(options: unknown, depth = 0): unknown {
  */
 export function busyChoices(interaction: DiscordInteraction, text: string): DiscordCallback {
   const type = focusedType((interaction.data as { options?: unknown }).options);
-  if (type === ApplicationCommandOptionType.Integer || type === ApplicationCommandOptionType.Number) {
+  if (
+    type === ApplicationCommandOptionType.Integer ||
+    type === ApplicationCommandOptionType.Number
+  ) {
     return autocompleteResult([]);
   }
   return autocompleteResult([{ name: text, value: BUSY_CHOICE_VALUE }]);

@@ -36,7 +36,10 @@ export function pong(): DiscordCallback {
 /** Type 5: "thinking…", answered later by editing `@original`. `ephemeral` is fixed here, for good. */
 export function deferredMessage(ephemeral: boolean): DiscordCallback {
   return ephemeral
-    ? { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: MessageFlags.Ephemeral } }
+    ? {
+        type: InteractionResponseType.DeferredChannelMessageWithSource,
+        data: { flags: MessageFlags.Ephemeral },
+      }
     : { type: InteractionResponseType.DeferredChannelMessageWithSource };
 }
 
