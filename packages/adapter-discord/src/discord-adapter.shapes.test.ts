@@ -110,7 +110,6 @@ describe('the SPEC 9.2 answer table over HTTP', () => {
       type: 5,
     });
     expect(h.runtime.stats().detachedInFlight).toBe(1);
-    h.fake.calls.length = 0;
   }
 
   describe.each(ROWS)('$name', (row) => {
