@@ -50,6 +50,8 @@ describe('Discord adapter options', () => {
     [{ ephemeral: 'yes' as unknown as boolean }, /ephemeral/],
     [{ dispatchModes: { slash: 'sync' } as never }, /unknown shape "slash"/],
     [{ dispatchModes: { autocomplete: 'later' } as never }, /dispatchModes.autocomplete/],
+    [{ syncCommands: 'feedback' as never }, /syncCommands/],
+    [{ syncCommands: [''] }, /syncCommands/],
   ])('refuses %o naming the option', (override, message) => {
     expect(() => resolveDiscordOptions({ ...valid, ...override })).toThrow(message);
   });
