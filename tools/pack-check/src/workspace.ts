@@ -19,6 +19,7 @@ export const PUBLISHED_PACKAGES = [
   'adapter-slack',
   'adapter-discord',
   'testing',
+  'otel',
 ] as const;
 
 export type PublishedPackage = (typeof PUBLISHED_PACKAGES)[number];
