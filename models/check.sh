@@ -70,7 +70,7 @@ LIVE="-DCOLLAPSE -DNFAIR=3"
 # Model 1: Thread Lock leases over State.
 run lease-safety          pass lease/lease.pml "-DMAXT=5" "$SAFE" "-m400000"
 run lease-safety-pauses   pass lease/lease.pml "-DMAXT=5 -DPAUSES" "$SAFE" "-m400000"
-run lease-three-lanes     pass lease/lease.pml "-DMAXT=5 -DN=3 -DJOBS=1" "$SAFE" "-m400000"
+run lease-three-lanes     pass lease/lease.pml "-DMAXT=4 -DN=3 -DJOBS=1" "$SAFE" "-m400000"
 run lease-no-lost-wakeup  pass lease/lease.pml "-DMAXT=5" "$LIVE" "-a -f -m400000 -N no_lost_wakeup"
 run broken-release-no-token   fail lease/broken-release-no-token.pml "-DMAXT=5" "$SAFE" "-m400000"
 run broken-renew-resets-fence fail lease/broken-renew-resets-fence.pml "-DMAXT=5" "$SAFE" "-m400000"
