@@ -44,6 +44,9 @@
  *   BUG_MARK_BEFORE_ADMIT    markEvent before the admission check (a "dedupe probe")
  *   BUG_SUPERSEDE_SILENT     a superseded waiter frees its slot but gets no outcome
  *   BUG_BURST_OVERFLOW_DROP  a delivery arriving at a full batch is not kept in any batch
+ *
+ * Scenario output (for the replay tests): dispatches, handler runs and settles, burst windows and
+ * the shutdown phases print lines starting with "SCEN".
  */
 
 #define QUEUE 1
@@ -55,7 +58,7 @@
 #ifndef D
 #define D 4
 #endif
-#define IDS D
+#define IDS (2 * D) /* marks are keyed on (tenant, event id): the Event Identity */
 #define MAX 3
 #define CEIL 2
 #define MAXBATCH 2
@@ -91,6 +94,10 @@ bool lockHeld[2];
 byte parked[2];      /* queue: 1 + the scope's parked survivor, 0 = none */
 byte openMask[2];    /* burst: members of the scope's open batch */
 chan closedQ[2] = [D] of { byte }; /* burst: closed batches waiting for the lock, in order */
+
+#ifdef SIM_SHUTDOWN_AFTER
+byte dispatched; /* simulation only: shutdown waits for this many dispatches */
+#endif
 
 #define INV (inFlight <= MAX && perTenant[0] <= CEIL && perTenant[1] <= CEIL && inFlight == retained)
 
@@ -136,23 +143,28 @@ proctype Handler(byte s; byte mask) {
   byte k;
   if
   :: true -> /* completes, or honours its abort once the grace deadline passed */
+     printf("SCEN run mask=%d kind=1\n", mask);
      if
      :: res = O_COMPLETED
      :: graceOver -> res = O_SHUTDOWN
      fi
   :: true -> /* fails (throws), or honours its abort */
+     printf("SCEN run mask=%d kind=2\n", mask);
      if
      :: res = O_FAILED
      :: graceOver -> res = O_SHUTDOWN
      fi
-  :: true -> res = O_COMPLETED /* ignores its signal, returns eventually */
+  :: true -> res = O_COMPLETED; /* ignores its signal, returns eventually */
+     printf("SCEN run mask=%d kind=3\n", mask)
   :: true -> /* ignores its signal and never returns: keeps its slots for good */
+     printf("SCEN run mask=%d kind=4\n", mask);
 end_hang:
      false
   fi;
   k = 0;
   /* the handler's promise settled: release the lock, then every member's slot and outcome */
   atomic {
+    printf("SCEN settle mask=%d res=%d\n", mask, res);
     lockHeld[s] = false;
     k = 0;
     do
@@ -204,7 +216,8 @@ proctype Runner(byte s) {
 end_runner:
   do
   :: atomic { closedQ[s]?[m] && !lockHeld[s] -> closedQ[s]?m; start(s, m); m = 0 }
-  :: atomic { openMask[s] != 0 -> closedQ[s]!openMask[s]; openMask[s] = 0 } /* window elapsed */
+  :: atomic { openMask[s] != 0 -> closedQ[s]!openMask[s]; openMask[s] = 0;
+       printf("SCEN window scope=%d\n", s) } /* window elapsed */
   od
 }
 #endif
@@ -222,10 +235,11 @@ proctype Dispatcher() {
      if :: t = 0 :: d > 0 -> t = 1 fi;
      if :: id = 0 :: d > 0 -> id = d fi;
      atomic {
+       printf("SCEN dispatch d=%d scope=%d tenant=%d id=%d\n", d, s, t, id);
        tenantOf[d] = t;
 #ifdef BUG_MARK_BEFORE_ADMIT
        if
-       :: marked[id] == 0 -> marked[id] = 1; markedBy[d] = true
+       :: marked[id * 2 + t] == 0 -> marked[id * 2 + t] = 1; markedBy[d] = true
        :: else -> skip
        fi;
 #endif
@@ -247,14 +261,14 @@ proctype Dispatcher() {
           inPrelude--;
 #ifdef BUG_MARK_BEFORE_ADMIT
           if
-          :: markedBy[d] -> marked[id] = 0 /* its own probe: treat as a first mark */
+          :: markedBy[d] -> marked[id * 2 + t] = 0 /* its own probe: treat as a first mark */
           :: else -> skip
           fi;
 #endif
           if
-          :: marked[id] != 0 -> leave(d, O_DUPLICATE)
+          :: marked[id * 2 + t] != 0 -> leave(d, O_DUPLICATE)
           :: else ->
-             marked[id] = 1; markedBy[d] = true;
+             marked[id * 2 + t] = 1; markedBy[d] = true;
              admitted++; admittedD[d] = true;
              /* (5) the detached tail starts */
              if
@@ -309,14 +323,21 @@ proctype Dispatcher() {
      fi;
      s = 0; t = 0; id = 0; ok = false;
      d++
+#ifdef SIM_SHUTDOWN_AFTER
+     ; dispatched = d
+#endif
   :: else -> break
   od
 }
 
 active proctype Shutdown() {
   byte s, k, m;
+#ifdef SIM_SHUTDOWN_AFTER
+  dispatched >= SIM_SHUTDOWN_AFTER;
+#endif
   /* may start at any point: (1) close admission, (3) what has not started leaves now */
   atomic {
+    printf("SCEN shutdown\n");
     closed = true;
     s = 0;
     do
@@ -340,9 +361,10 @@ active proctype Shutdown() {
     s = 0
   };
   /* (4) grace is over: running handlers' signals abort */
-  graceOver = true;
+  atomic { graceOver = true; printf("SCEN grace\n") };
   /* abandon time: handlers still running get `shutdown`; their slots stay held until they settle */
   atomic {
+    printf("SCEN abandon\n");
     k = 0;
     do
     :: k < D ->
