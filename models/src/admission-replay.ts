@@ -54,7 +54,15 @@ function gate(): Gate {
   return { open, opened };
 }
 
-const ACCEPTED = new Set(['completed', 'failed', 'dropped', 'superseded', 'timed-out', 'preempted', 'shutdown']);
+const ACCEPTED = new Set([
+  'completed',
+  'failed',
+  'dropped',
+  'superseded',
+  'timed-out',
+  'preempted',
+  'shutdown',
+]);
 
 /** Replays `steps` with `strategy`. Call with fake timers installed (`vi.useFakeTimers()`). */
 export async function replayScenario(
@@ -165,7 +173,12 @@ export async function replayScenario(
             thread: `scope-${step.scope}`,
             text,
           });
-          decisions[step.d] = result.status === 'accepted' ? 'accepted' : result.status === 'duplicate' ? 'duplicate' : 'other';
+          decisions[step.d] =
+            result.status === 'accepted'
+              ? 'accepted'
+              : result.status === 'duplicate'
+                ? 'duplicate'
+                : 'other';
           if (result.status === 'accepted') {
             admittedTexts.push(text);
             texts.set(`T${step.tenant}/ev-${step.id}`, text);

@@ -42,7 +42,8 @@ export async function replayLeaseTrace(
   };
   const leaseOf = (index: number, step: LeaseStep & { tok: number }): Lease => {
     const lease = leases.get(step.tok);
-    if (lease === undefined) return fail(index, step, `no lease was acquired for token ${step.tok}`);
+    if (lease === undefined)
+      return fail(index, step, `no lease was acquired for token ${step.tok}`);
     return lease;
   };
   for (const [index, step] of steps.entries()) {

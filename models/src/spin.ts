@@ -44,7 +44,9 @@ export function simulate(options: SimulateOptions): string[] {
   if (!spinAvailable()) {
     throw new Error('spin is not installed: apt-get install -y spin (the model traces need it)');
   }
-  const defines = Object.entries(options.defines ?? {}).map(([name, value]) => `-D${name}=${value}`);
+  const defines = Object.entries(options.defines ?? {}).map(
+    ([name, value]) => `-D${name}=${value}`,
+  );
   const cwd = mkdtempSync(join(tmpdir(), 'rt-spin-'));
   try {
     const out = execFileSync(
@@ -67,7 +69,10 @@ export function simulate(options: SimulateOptions): string[] {
  * Parses lines of the form `<TAG> <op> key=value ...` (Spin indents printf output per process)
  * into `{ op, ...numbers }`. Lines without the tag are ignored.
  */
-export function parseTagged(lines: readonly string[], tag: string): Record<string, number | string>[] {
+export function parseTagged(
+  lines: readonly string[],
+  tag: string,
+): Record<string, number | string>[] {
   const records: Record<string, number | string>[] = [];
   for (const line of lines) {
     const words = line.trim().split(/\s+/);
