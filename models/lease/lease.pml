@@ -21,7 +21,8 @@
  * signal), and write to a fenced resource; release notifications that may be lost, and the
  * polling fallback.
  *
- * Left out: several deliveries of one instance competing for the key (a local release wakes local
+ * Left out: a waiter giving up (detach timeout, shutdown; a lease granted to it late is released
+ * at once, an ordinary token-checked release), several deliveries of one instance competing for the key (a local release wakes local
  * waiters in-process; modelled as the same possibly-lost notification), supersession (model 2),
  * back-off lengths and jitter (a poll is "some time later"), State errors and outages (a failed
  * renew is retried until the local deadline: the same as a late renew here), clock skew between

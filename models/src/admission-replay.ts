@@ -12,7 +12,7 @@ import {
   type State,
 } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
-import { createTestAdapter } from '@rt/testing';
+import { createTestAdapter, type Deferred, deferred, stateWith } from '@rt/testing';
 import { vi } from 'vitest';
 import type { HandlerKind, ModelStrategy, ScenarioStep } from './admission-scenario.js';
 
@@ -41,19 +41,6 @@ export interface ScenarioReport {
   readonly handlersStillRunning: number;
 }
 
-interface Gate {
-  open: () => void;
-  readonly opened: Promise<void>;
-}
-
-function gate(): Gate {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
-
 const ACCEPTED = new Set([
   'completed',
   'failed',
@@ -71,25 +58,22 @@ export async function replayScenario(
 ): Promise<ScenarioReport> {
   const memory = createMemoryState();
   let marks = 0;
-  const state: State = {
+  const state: State = stateWith(memory, (inner) => ({
     markEvent: (key, ttl) => {
       marks += 1;
-      return memory.markEvent(key, ttl);
+      return inner.markEvent(key, ttl);
     },
-    acquireLock: (key, ttl) => memory.acquireLock(key, ttl),
-    renewLock: (lease, ttl) => memory.renewLock(lease, ttl),
-    releaseLock: (lease) => memory.releaseLock(lease),
-    close: () => memory.close(),
-  };
+  }));
   const kinds = new Map<number, HandlerKind>();
   for (const step of steps) {
     if (step.op === 'run') kinds.set(lowestBit(step.mask), step.kind);
   }
-  const gates = new Map<number, Gate>();
-  const gateOf = (d: number): Gate => {
+  /** Per delivery, the gate its handler waits on: opened when the model's handler settled. */
+  const gates = new Map<number, Deferred<void>>();
+  const gateOf = (d: number): Deferred<void> => {
     let found = gates.get(d);
     if (!found) {
-      found = gate();
+      found = deferred<void>();
       gates.set(d, found);
     }
     return found;
@@ -143,13 +127,13 @@ export async function replayScenario(
           await new Promise<never>(() => undefined);
           break;
         case 'ignore':
-          await gateOf(d).opened;
+          await gateOf(d).promise;
           break;
         case 'complete':
-          await Promise.race([gateOf(d).opened, aborted]);
+          await Promise.race([gateOf(d).promise, aborted]);
           break;
         case 'fail':
-          await Promise.race([gateOf(d).opened, aborted]);
+          await Promise.race([gateOf(d).promise, aborted]);
           throw new Error(`handler of d${d} fails, as the model chose`);
       }
     } finally {
@@ -193,7 +177,7 @@ export async function replayScenario(
       case 'run':
         break;
       case 'settle':
-        gateOf(lowestBit(step.mask)).open();
+        gateOf(lowestBit(step.mask)).resolve();
         break;
       case 'window':
         await vi.advanceTimersByTimeAsync(WINDOW_MS);
@@ -212,9 +196,9 @@ export async function replayScenario(
     sample();
   }
   // Every handler the model did not settle (other than those that hang) finishes now.
-  for (const [d, kind] of kinds) if (kind !== 'hang') gateOf(d).open();
+  for (const [d, kind] of kinds) if (kind !== 'hang') gateOf(d).resolve();
   for (const d of admittedTexts.map((text) => Number(text.slice(1)))) {
-    if (kinds.get(d) !== 'hang') gateOf(d).open();
+    if (kinds.get(d) !== 'hang') gateOf(d).resolve();
   }
   shutdown ??= runtime.shutdown({ graceMs: GRACE_MS, abandonAfterMs: ABANDON_MS });
   await vi.advanceTimersByTimeAsync(WINDOW_MS + GRACE_MS + ABANDON_MS);
