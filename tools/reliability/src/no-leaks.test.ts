@@ -5,6 +5,7 @@ import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import { buildAppMentionEvent, signSlackRequest } from '@rt/testing/slack';
 import { describe, expect, it } from 'vitest';
 import { pause, until } from './support/deferred.js';
+import { EmissionLog } from './support/emission-log.js';
 import { recordFigures } from './support/figures.js';
 import { startRedisServer } from './support/redis.js';
 import { BED_SECRET, BED_TOKEN, startSlackBed } from './support/slack-bed.js';
@@ -33,11 +34,27 @@ describe('after a full run', () => {
 
   it('leaves no open handle, no unhandled rejection and no listener on reused signals', async () => {
     const baseline = resources();
+    const emitted = new EmissionLog();
+    emitted.captureConsole();
     const server = await startRedisServer();
     const reused = new AbortController().signal;
     const bed = await startSlackBed({
       state: createRedisState({ url: server.url }),
-      runtime: { maxDetached: 8, concurrency: 'queue', lockTtlMs: 3000, detachTimeoutMs: 200 },
+      runtime: {
+        maxDetached: 8,
+        concurrency: 'queue',
+        lockTtlMs: 3000,
+        detachTimeoutMs: 200,
+        // A logging observer, as an operator would run: everything it prints is scanned too.
+        observers: [
+          (o) =>
+            console.info(
+              JSON.stringify(o, (_, v) =>
+                v instanceof Error ? { message: v.message, stack: v.stack } : v,
+              ),
+            ),
+        ],
+      },
     });
     let calls = 0;
     bed.runtime.onMention(async (ctx) => {
@@ -111,6 +128,9 @@ describe('after a full run', () => {
     expect(calls).toBeGreaterThan(0);
     expect(grownSince(baseline)).toEqual({});
     expect(getEventListeners(reused, 'abort')).toHaveLength(0);
+    emitted.stopConsoleCapture();
+    expect(emitted.size).toBeGreaterThan(0);
+    expect(emitted.leaks([BED_SECRET, BED_TOKEN])).toEqual([]);
     expect(bed.log.leaks([BED_SECRET, BED_TOKEN])).toEqual([]);
     recordFigures('no-leaks', {
       handlersCalled: calls,

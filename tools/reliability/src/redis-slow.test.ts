@@ -31,6 +31,7 @@ describe('Redis answering slowly or not at all, behind a loopback proxy', () => 
 
   async function start(
     commandTimeoutMs: number,
+    lockTtlMs: number,
   ): Promise<{ bed: SlackBed; proxy: TcpProxy; handled: HandledLedger; flood: SlackFlood }> {
     server = await startRedisServer();
     proxy = await TcpProxy.start({ host: '127.0.0.1', port: server.port });
@@ -43,7 +44,7 @@ describe('Redis answering slowly or not at all, behind a loopback proxy', () => 
     bed = await startSlackBed({
       state,
       adapter: { ackDeadlineMs: ACK_DEADLINE_MS, syncDeadlineMs: ACK_DEADLINE_MS - 50 },
-      runtime: { maxDetached: 256, concurrency: 'queue' },
+      runtime: { maxDetached: 256, concurrency: 'queue', lockTtlMs },
     });
     const handled = new HandledLedger();
     bed.runtime.onMention(handled.slow(5, (event) => event.id));
@@ -70,11 +71,13 @@ describe('Redis answering slowly or not at all, behind a loopback proxy', () => 
     });
 
   it('answers by the ack deadline while replies are delayed, and handles everything it acknowledged exactly once', async () => {
-    const { bed, proxy, handled, flood } = await start(5000);
+    const { bed, proxy, handled, flood } = await start(5000, 30_000);
     const run = flood.run(plan());
     await until(() => flood.counters.eventsAcked >= 20);
     proxy.set({ kind: 'delay', ms: 3 * ACK_DEADLINE_MS });
-    await until(() => deadlineNotices(bed.log.observations).length >= 10);
+    await until(
+      () => proxy.delayedChunks > 0 && deadlineNotices(bed.log.observations).length >= 10,
+    );
     proxy.set({ kind: 'pass' });
     await run;
     await until(() => bed.runtime.stats().detachedInFlight === 0);
@@ -105,7 +108,8 @@ describe('Redis answering slowly or not at all, behind a loopback proxy', () => 
   });
 
   it('loses only the documented crash class when replies are cut, and counts it', async () => {
-    const { bed, proxy, handled, flood } = await start(250);
+    // Short leases: a lock taken whose reply was lost in the cut blocks its thread until it expires.
+    const { bed, proxy, handled, flood } = await start(250, 1000);
     const run = flood.run(plan());
     await until(() => flood.counters.eventsAcked >= 20);
     const cutAt = performance.now();
@@ -123,43 +127,25 @@ describe('Redis answering slowly or not at all, behind a loopback proxy', () => 
       stats: bed.runtime.stats(),
       observations: bed.log.observations,
       refusalTexts: [busyText, unavailableText],
+      lostStateReplies: true,
     });
     // The crash class: a mark landed in Redis but its reply was lost in the cut, so the delivery
     // was refused (503), and Slack's retry met the mark: acknowledged as a duplicate, never run.
-    const prelude = new Set(
-      bed.log.observations.flatMap((o) => (o.type === 'prelude_error' ? [o.event.id] : [])),
-    );
-    const duplicates = new Set(
-      bed.log.observations.flatMap((o) =>
-        o.type === 'dispatch_finished' && o.outcome === 'duplicate' ? [o.event.id] : [],
-      ),
-    );
-    const admitted = new Set(
-      bed.log.observations.flatMap((o) => (o.type === 'dispatch_admitted' ? [o.event.id] : [])),
-    );
-    const lost = [...flood.events.values()].filter(
-      (e) => e.status === 'acked' && (handled.counts.get(e.item.id) ?? 0) === 0,
-    );
-    for (const entry of lost) {
-      const id = entry.item.id;
-      expect(prelude.has(id) && duplicates.has(id) && !admitted.has(id)).toBe(true);
+    expect(violations).toEqual([]);
+    for (const entry of flood.events.values()) {
+      if ((handled.counts.get(entry.item.id) ?? 0) > 0) continue;
       const refused = entry.attempts.find(
         (a) => a.result.kind === 'response' && a.result.status === 503,
       );
       expect(refused !== undefined && refused.endedAt >= cutAt).toBe(true);
     }
-    const expected = lost.map((e) => `acknowledged event ${e.item.id} was handled 0 times`);
-    // Everything else balances, the lost events apart; nothing was handled twice.
-    expect(
-      violations.filter((v) => !expected.includes(v) && !v.startsWith('handlers ran')),
-    ).toEqual([]);
-    expect(handled.total + lost.length).toBe(flood.events.size);
+    expect(handled.total + figures.crashClassLost).toBe(flood.events.size);
     expect(proxy.cutConnections + proxy.refusedConnections).toBeGreaterThan(0);
     expect(figures.preludeErrors).toBeGreaterThan(0);
     recordFigures('redis-cut', {
       ...figures,
       cutMs: Math.round(healedAt - cutAt),
-      crashClassLost: lost.length,
+
       cutConnections: proxy.cutConnections,
       refusedConnections: proxy.refusedConnections,
     });

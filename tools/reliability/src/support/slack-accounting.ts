@@ -18,6 +18,8 @@ export interface SlackFloodFigures {
   readonly commandsBusy: number;
   readonly exhausted: number;
   readonly owedRetry: number;
+  /** Acknowledged events lost to a lost State reply (counted only with `lostStateReplies`). */
+  readonly crashClassLost: number;
 }
 
 /** The busy (or unavailable) answer of a refused slash command, as the adapter writes it. */
@@ -54,9 +56,26 @@ export function checkSlackFlood(input: {
    * meets the mark. Default 0: every 503 is an observed refusal.
    */
   readonly answeredAtDeadline?: number;
+  /**
+   * Count, instead of flagging, acknowledged events lost to the documented crash class of a lost
+   * State reply: a dedupe mark that landed in Redis after its reply was lost or late, so the
+   * delivery was refused (`prelude_error`, 503) and Slack's retry met the mark (`duplicate`), with
+   * no accepted outcome ever. Default false: any unhandled acknowledged event is a violation.
+   */
+  readonly lostStateReplies?: boolean;
 }): { violations: string[]; figures: SlackFloodFigures } {
   const { flood, handled, stats, observations, refusalTexts } = input;
   const violations: string[] = [];
+  const idsOf = (pick: (o: Observation) => boolean) =>
+    new Set(observations.flatMap((o) => (pick(o) && 'event' in o ? [o.event.id] : [])));
+  const preludeIds = idsOf((o) => o.type === 'prelude_error');
+  const duplicateIds = idsOf((o) => o.type === 'dispatch_finished' && o.outcome === 'duplicate');
+  const acceptedIds = idsOf(
+    (o) =>
+      o.type === 'dispatch_finished' &&
+      (ACCEPTED_OUTCOMES as readonly string[]).includes(o.outcome),
+  );
+  const crashClass: string[] = [];
   let owedRetry = 0;
   for (const [id, entry] of flood.events) {
     const count = handled.counts.get(id) ?? 0;
@@ -67,6 +86,16 @@ export function checkSlackFlood(input: {
     }
     if (entry.status !== 'acked') {
       violations.push(`event ${id} ended ${entry.status} (handled ${count})`);
+      continue;
+    }
+    if (
+      count === 0 &&
+      input.lostStateReplies === true &&
+      preludeIds.has(id) &&
+      duplicateIds.has(id) &&
+      !acceptedIds.has(id)
+    ) {
+      crashClass.push(id);
       continue;
     }
     if (count !== 1) violations.push(`acknowledged event ${id} was handled ${count} times`);
@@ -144,6 +173,7 @@ export function checkSlackFlood(input: {
       commandsBusy,
       exhausted: flood.counters.exhausted,
       owedRetry,
+      crashClassLost: crashClass.length,
     },
   };
 }
