@@ -41,7 +41,7 @@ describe('handlers that misbehave under a flood', () => {
   it("ends throwing, hanging and signal-ignoring handlers with one outcome each, and keeps the ignorers' slots until they settle", async () => {
     const DETACH_MS = 150;
     bed = await startSlackBed({
-      runtime: { maxDetached: 64, concurrency: 'queue', detachTimeoutMs: DETACH_MS },
+      runtime: { maxDetached: sized(64, 640), concurrency: 'queue', detachTimeoutMs: DETACH_MS },
     });
     const release = deferred();
     const entered = new HandledLedger();

@@ -44,12 +44,12 @@ describe('Redis stopped mid-flood and restarted', () => {
     );
 
     const plan = planFlood({
-      events: sized(150, 1500),
-      commands: sized(30, 300),
+      events: sized(150, 600),
+      commands: sized(30, 120),
       tenants: ['T1', 'T2', 'T3'],
       hotShare: 0.34,
       burstSize: 5,
-      burstGapMs: sized(50, 25),
+      burstGapMs: 50,
       seed: 7,
     });
     const flood = new SlackFlood({

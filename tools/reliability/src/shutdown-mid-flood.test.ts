@@ -114,7 +114,12 @@ describe('shutdown in the middle of a flood', () => {
       // Every acknowledged event ended one way: handled (completed), seen by a survivor, or shutdown.
       for (const entry of flood.events.values()) {
         if (entry.status !== 'acked') {
-          expect(['retry-cancelled', 'awaiting-retry']).toContain(entry.status);
+          // Never acknowledged: owed a retry, or (when the bound or shutdown refused all four
+          // tries) refused every time with a 503, which Slack saw.
+          expect(['retry-cancelled', 'awaiting-retry', 'exhausted']).toContain(entry.status);
+          for (const a of entry.attempts) {
+            expect(a.result.kind !== 'response' || a.result.status === 503).toBe(true);
+          }
           continue;
         }
         expect(endedAt.has(entry.item.id)).toBe(true);
@@ -125,8 +130,13 @@ describe('shutdown in the middle of a flood', () => {
       const late = [...flood.events.values()].flatMap((e) =>
         e.attempts.filter((a) => a.startedAt > startedAt),
       );
-      for (const attempt of late)
-        expect(attempt.result).toMatchObject({ kind: 'response', status: 503 });
+      // Never acknowledged: a 503 (Slack retries it), or, on a starved machine, no answer within
+      // Slack's 3 s (which Slack retries too). Never a 2xx.
+      for (const attempt of late) {
+        if (attempt.result.kind === 'response') expect(attempt.result.status).toBe(503);
+        else expect(attempt.result.kind).toBe('timeout');
+      }
+      const refusedAfterShutdown = late.filter((a) => a.result.kind === 'response').length;
       // Abandoned handlers keep their slots until they settle; then nothing is held.
       never.resolve();
       await until(() => b.runtime.stats().detachedInFlight === 0);
@@ -137,7 +147,8 @@ describe('shutdown in the middle of a flood', () => {
         runningAtShutdown,
         ignorers,
         outcomes: stats.outcomes,
-        refusedAfterShutdown: late.length,
+        refusedAfterShutdown,
+        unansweredAfterShutdown: late.length - refusedAfterShutdown,
         shutdownMs,
         budgetMs: GRACE_MS + ABANDON_MS,
       });

@@ -22,15 +22,16 @@ export class EmissionLog {
     this.#texts.push(text);
   }
 
-  /** Records what reaches `console.*` until `stopConsoleCapture()`; it is still printed. */
+  /**
+   * Records what reaches `console.*` until `stopConsoleCapture()`, instead of printing it (a
+   * logging observer under a flood would drown the test output).
+   */
   captureConsole(): void {
     const methods = ['log', 'info', 'warn', 'error', 'debug'] as const;
     const originals = methods.map((name) => console[name]);
-    for (const [i, name] of methods.entries()) {
-      const original = originals[i]!;
+    for (const name of methods) {
       console[name] = (...args: unknown[]) => {
         this.#texts.push(args.map((arg) => inspect(arg, { depth: 8 })).join(' '));
-        original.apply(console, args);
       };
     }
     this.#restoreConsole = () => {
