@@ -11,7 +11,7 @@ import { planFlood, SlackFlood } from './support/slack-flood.js';
 
 /** Slack's retries at once, +600 ms, +3 s: the horizon (3.6 s) outlives the outage. */
 const TIME_SCALE = 100;
-const OUTAGE_MS = sized(400, 2000);
+const OUTAGE_MS = sized(400, 1500);
 const { busyText, unavailableText } = DEFAULT_SLACK_ADAPTER_OPTIONS;
 
 describe('Redis stopped mid-flood and restarted', () => {
@@ -34,7 +34,7 @@ describe('Redis stopped mid-flood and restarted', () => {
     });
     bed = await startSlackBed({
       state,
-      runtime: { maxDetached: 32, concurrency: 'queue', lockTtlMs: 3000 },
+      runtime: { maxDetached: 64, concurrency: 'queue', lockTtlMs: 3000 },
     });
     const handled = new HandledLedger();
     bed.runtime.onMention(handled.slow(10, (event) => event.id));
