@@ -1,4 +1,20 @@
 export {
+  FAKE_GATEWAY_THREAD_ID,
+  type FakeDiscordGateway,
+  type FakeDiscordGatewayOptions,
+  type FakeGatewayEvent,
+  type FakeGatewayGuild,
+  startFakeDiscordGateway,
+} from './fake-gateway.js';
+export { type FakeDiscord, startFakeDiscord } from './fake-gateway-pair.js';
+export {
+  buildGatewayMessage,
+  buildGatewayReaction,
+  FAKE_DM_CHANNEL_ID,
+  type GatewayMessageOptions,
+  type GatewayReactionOptions,
+} from './fake-gateway-payloads.js';
+export {
   type FakeDiscordCall,
   type FakeDiscordFailure,
   type FakeDiscordRest,
