@@ -134,8 +134,19 @@ export class DiscordAdapter implements Adapter, HistoryReader {
     this.#runtime = runtime;
   }
 
-  /** `autocomplete` is sync by default (its choices are the answer); see `dispatchModes`. */
+  /**
+   * `autocomplete` is sync by default (its choices are the answer), and so is every command named in
+   * `syncCommands`; the rest follows `dispatchModes`.
+   */
   dispatchModeFor(event: RtEvent): DispatchMode | undefined {
+    const { command } = event;
+    if (
+      event.shape === 'application_command' &&
+      command !== undefined &&
+      this.#options.syncCommands.has(command)
+    ) {
+      return 'sync';
+    }
     return this.#options.dispatchModes[event.shape as DiscordShape];
   }
 

@@ -70,6 +70,12 @@ export interface DiscordAdapterOptions {
    * take precedence. An unknown shape or mode throws `TypeError`.
    */
   readonly dispatchModes?: Readonly<Partial<Record<DiscordShape, DispatchMode>>>;
+  /**
+   * Commands (chat-input or context-menu names) dispatched sync whatever `dispatchModes` says, so
+   * their handler's return value is the answer: a command that opens a modal (type 9) among
+   * deferred ones. Runtime `dispatchModes` still take precedence. Default none.
+   */
+  readonly syncCommands?: readonly string[];
   /** Messages `readHistory` returns when the caller gives no limit. Default 50. */
   readonly historyLimit?: number;
   /** Clock for `receivedAt` (epoch ms). Default `Date.now`. */
@@ -130,6 +136,7 @@ export interface ResolvedDiscordOptions {
   readonly ackDeadlineMs: number;
   readonly syncDeadlineMs: number;
   readonly dispatchModes: Readonly<Partial<Record<DiscordShape, DispatchMode>>>;
+  readonly syncCommands: ReadonlySet<string>;
   readonly historyLimit: number;
   readonly clock: () => number;
 }
@@ -194,6 +201,17 @@ function dispatchModesOf(value: unknown): Partial<Record<DiscordShape, DispatchM
   return value as Partial<Record<DiscordShape, DispatchMode>>;
 }
 
+function syncCommandsOf(value: unknown): ReadonlySet<string> {
+  if (value === undefined) return new Set();
+  if (
+    !Array.isArray(value) ||
+    value.some((name) => typeof name !== 'string' || name.length === 0)
+  ) {
+    throw new TypeError('syncCommands must be an array of non-empty command names');
+  }
+  return new Set(value.map((name: string) => name.replace(/^\//, '')));
+}
+
 function ephemeralOf(value: unknown): EphemeralDecision {
   if (typeof value === 'boolean' || typeof value === 'function') return value as EphemeralDecision;
   throw new TypeError('ephemeral must be a boolean or a function (event) => boolean');
@@ -235,6 +253,7 @@ export function resolveDiscordOptions(options: DiscordAdapterOptions): ResolvedD
     ),
     ...deadlinesOf(options),
     dispatchModes: Object.freeze({ ...d.dispatchModes, ...dispatchModesOf(options.dispatchModes) }),
+    syncCommands: syncCommandsOf(options.syncCommands),
     historyLimit: positiveInteger('historyLimit', options.historyLimit ?? d.historyLimit),
     clock,
   });

@@ -97,6 +97,20 @@ describe('answering within Discord’s 3 s whatever the handler does', () => {
     expect(h.fake.calls).toEqual([]);
   });
 
+  it('syncCommands makes one command sync among deferred ones', async () => {
+    h = await startHarness({ adapter: { syncCommands: ['/feedback'] } });
+    h.runtime.onCommand('feedback', () =>
+      modalResponse({ custom_id: 'feedback', title: 'Feedback', components: [] }),
+    );
+    h.runtime.onCommand('ask', () => 'ignored: deferred handlers do not answer');
+    expect(await (await h.send(buildChatInputCommand({ name: 'feedback' }))).json()).toMatchObject({
+      type: 9,
+    });
+    expect(await (await h.send(buildChatInputCommand({ name: 'ask' }))).json()).toEqual({
+      type: 5,
+    });
+  });
+
   it('a sync command handler that returns text answers type 4 with it', async () => {
     h = await startHarness({
       adapter: { dispatchModes: { application_command: 'sync' }, ephemeral: true },

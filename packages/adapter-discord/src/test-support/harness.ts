@@ -37,11 +37,13 @@ export interface HarnessOptions {
   readonly runtime?: Partial<Omit<CreateRuntimeOptions, 'state'>>;
   readonly adapter?: Partial<DiscordAdapterOptions>;
   readonly state?: State;
+  /** Sign with this key pair instead of a fresh one (bots that must accept the same requests). */
+  readonly signer?: DiscordSigner;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const fake = await startFakeDiscordRest({ tokens: [BOT_TOKEN] });
-  const signer = createDiscordSigner();
+  const signer = options.signer ?? createDiscordSigner();
   const observations: Observation[] = [];
   const adapter = createDiscordAdapter({
     publicKey: signer.publicKey,

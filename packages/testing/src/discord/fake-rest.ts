@@ -17,6 +17,8 @@ export type FakeDiscordRoute =
   | 'POST /channels/:channel/messages/:message/threads'
   | 'PUT /channels/:channel/messages/:message/reactions/:emoji/@me'
   | 'DELETE /channels/:channel/messages/:message/reactions/:emoji/@me'
+  | 'PUT /applications/:application/commands'
+  | 'PUT /applications/:application/guilds/:guild/commands'
   | 'GET /gateway/bot';
 
 /** One call the fake received. */
@@ -122,6 +124,11 @@ const ROUTES: readonly {
     'DELETE /channels/:channel/messages/:message/reactions/:emoji/@me',
     /^\/channels\/([^/]+)\/messages\/([^/]+)\/reactions\/([^/]+)\/@me$/,
   ],
+  ['PUT /applications/:application/commands', /^\/applications\/([^/]+)\/commands$/],
+  [
+    'PUT /applications/:application/guilds/:guild/commands',
+    /^\/applications\/([^/]+)\/guilds\/([^/]+)\/commands$/,
+  ],
   ['GET /gateway/bot', /^\/gateway\/bot$/],
 ].map(([route, pattern]) => ({
   route: route as FakeDiscordRoute,
@@ -171,7 +178,8 @@ function noContent(res: ServerResponse): void {
  * plausibly: interaction follow-ups (`POST /webhooks/:app/:token`, a message in the interaction's
  * channel), `@original` and follow-up edits, reads and deletes, interaction callbacks (204),
  * channel messages (with `message_reference` kept), history (`GET /channels/:id/messages` over
- * seeded messages, newest first, `limit` and `before` honoured), threads (from a message: the
+ * seeded messages, newest first, `limit` and `before` honoured), bulk command registration
+ * (global and per guild, the commands echoed with ids), threads (from a message: the
  * thread's id is the message's), reactions (204) and `GET /gateway/bot`. Bot routes without a
  * valid `Authorization: Bot` token get 401; unknown routes 404. Empty answers are 204 without a
  * content type.
@@ -273,6 +281,23 @@ export async function startFakeDiscordRest(
           owner_id: botUserId,
         });
         return;
+      case 'PUT /applications/:application/commands':
+      case 'PUT /applications/:application/guilds/:guild/commands': {
+        const list = Array.isArray(call.body) ? (call.body as Record<string, unknown>[]) : [];
+        json(
+          res,
+          200,
+          list.map((command) => ({
+            id: nextId(),
+            application_id: p.application,
+            version: '1',
+            type: 1,
+            ...(p.guild !== undefined ? { guild_id: p.guild } : {}),
+            ...command,
+          })),
+        );
+        return;
+      }
       case 'GET /gateway/bot':
         json(res, 200, {
           url: options.gatewayUrl ?? 'ws://127.0.0.1:1',
