@@ -248,17 +248,11 @@ describe('the SPEC 9.2 answer table over HTTP', () => {
   });
 
   it('an unrouted command gets the ephemeral unrouted text; an unrouted component a silent type 6', async () => {
-    await start();
-    const routedOnly = await startHarness({ adapter: { unroutedText: 'Nobody home.' } });
-    try {
-      expect(await (await routedOnly.send(buildChatInputCommand())).json()).toEqual(
-        refusal('Nobody home.'),
-      );
-      expect(await (await routedOnly.send(buildButton())).json()).toEqual({ type: 6 });
-      expect(routedOnly.fake.calls).toEqual([]);
-    } finally {
-      await routedOnly.close();
-    }
+    h = await startHarness({ adapter: { unroutedText: 'Nobody home.' } });
+    expect(await (await h.send(buildChatInputCommand())).json()).toEqual(refusal('Nobody home.'));
+    expect(await (await h.send(buildButton())).json()).toEqual({ type: 6 });
+    expect(h.runtime.stats().outcomes.unrouted).toBe(2);
+    expect(h.fake.calls).toEqual([]);
   });
 
   it('a repeated interaction id is answered as handled before and dispatched once', async () => {

@@ -11,6 +11,7 @@ export {
   type SlackTokenResolver,
   tenantOf,
 } from './normalize/installation.js';
+export type { SlackNoticeName } from './notices.js';
 export {
   DEFAULT_SLACK_ADAPTER_OPTIONS,
   DEFAULT_WEB_CLIENT_OPTIONS,
@@ -18,6 +19,7 @@ export {
 } from './options.js';
 export type { SlackMessageRef } from './outbound/event-refs.js';
 export type {
+  CallOptions,
   RespondOptions,
   SlackMessage,
   SlackViewDefinition,

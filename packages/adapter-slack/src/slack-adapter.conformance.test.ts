@@ -7,14 +7,14 @@ import {
   type SlackTestPayload,
   signedSlackRequest,
 } from '@rt/testing/slack';
-import { SLACK_SHAPES, syncAnswer } from './test-support/answer-table.js';
+import { SLACK_SHAPES, type SlackConformanceBot, syncAnswer } from './test-support/answer-table.js';
 import { SECRET, startHarness } from './test-support/harness.js';
 
 /** A validly signed request with `body` as its raw body. */
 const signedRaw = (body: string, contentType: string) =>
   signedSlackRequest({ secret: SECRET, payload: { body, contentType, data: {} } });
 
-runAdapterConformance<SlackTestPayload>('slack adapter (HTTP)', {
+runAdapterConformance<SlackTestPayload, SlackConformanceBot>('slack adapter (HTTP)', {
   async createBot({ runtime, busyText, unavailableText, state }) {
     const h = await startHarness({
       runtime,

@@ -8,6 +8,7 @@ import {
   createDiscordSigner,
 } from '@rt/testing/discord';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createDiscordAdapter } from '../discord-adapter.js';
 import { type Harness, startHarness } from '../test-support/harness.js';
 
 /** A signed request for `payload`, then broken by `tamper`. */
@@ -135,8 +136,16 @@ describe('interaction request verification', () => {
     });
   }
 
+  it('answers 405 to anything but POST', async () => {
+    await start();
+    const response = await h.adapter.handler(new Request('http://127.0.0.1/interactions'));
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('before the adapter is attached to a runtime', () => {
   it('answers PING before the adapter is attached; other interactions get 503 then', async () => {
-    const { createDiscordAdapter } = await import('../discord-adapter.js');
     const signer = createDiscordSigner();
     const adapter = createDiscordAdapter({
       publicKey: signer.publicKey,
@@ -145,13 +154,5 @@ describe('interaction request verification', () => {
     });
     expect(await (await adapter.handler(signer.request(buildPing()))).json()).toEqual({ type: 1 });
     expect((await adapter.handler(signer.request(buildButton()))).status).toBe(503);
-    h = await startHarness();
-  });
-
-  it('answers 405 to anything but POST', async () => {
-    await start();
-    const response = await h.adapter.handler(new Request('http://127.0.0.1/interactions'));
-    expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('POST');
   });
 });

@@ -4,7 +4,12 @@
  * with a given text.
  */
 import type { RtEvent } from '@rt/core';
-import type { ConformanceShape, ExpectedRefusal, ReceivedAnswer } from '@rt/testing/adapter';
+import type {
+  ConformanceBot,
+  ConformanceShape,
+  ExpectedRefusal,
+  ReceivedAnswer,
+} from '@rt/testing/adapter';
 import {
   buildAppMentionEvent,
   buildBlockActions,
@@ -25,7 +30,7 @@ import { BUSY_OPTION_VALUE } from '../respond/busy-surfaces.js';
 import { BOT_TOKEN } from './harness.js';
 
 /** A conformance bot that also exposes the fake Slack Web API it points at. */
-export interface SlackConformanceBot {
+export interface SlackConformanceBot extends ConformanceBot {
   readonly fake: FakeSlackApi;
 }
 
@@ -91,11 +96,10 @@ const busyViewVia =
     expect(call.args).toEqual({ trigger_id: expect.any(String), view: busyView(text) });
   };
 
-const fakeOf = (bot: unknown) => (bot as SlackConformanceBot).fake;
 const emptyAck = { status: 200, check: body('') };
 
 /** Every shape the Slack HTTP adapter dispatches, with its row of the SPEC 9.1 table. */
-export const SLACK_SHAPES: readonly ConformanceShape<SlackTestPayload>[] = [
+export const SLACK_SHAPES: readonly ConformanceShape<SlackTestPayload, SlackConformanceBot>[] = [
   {
     name: 'event_callback message',
     payload: () => buildMessageEvent({ text: 'hi', threadTs: '1.1' }),
@@ -117,14 +121,13 @@ export const SLACK_SHAPES: readonly ConformanceShape<SlackTestPayload>[] = [
   {
     name: 'slash command',
     payload: (bot) =>
-      buildSlashCommand({ command: '/deploy', responseUrl: fakeOf(bot).responseUrl() }),
+      buildSlashCommand({ command: '/deploy', responseUrl: bot.fake.responseUrl() }),
     accepted: emptyAck,
     refused: (text) => refusal(200, { response_type: 'ephemeral', text }),
   },
   {
     name: 'block_actions from a message',
-    payload: (bot) =>
-      buildBlockActions({ from: 'message', responseUrl: fakeOf(bot).responseUrl() }),
+    payload: (bot) => buildBlockActions({ from: 'message', responseUrl: bot.fake.responseUrl() }),
     accepted: emptyAck,
     refused: (text) => refusal(200, '', ephemeralViaResponseUrl(text)),
   },
@@ -142,7 +145,7 @@ export const SLACK_SHAPES: readonly ConformanceShape<SlackTestPayload>[] = [
   },
   {
     name: 'message_action',
-    payload: (bot) => buildMessageAction({ responseUrl: fakeOf(bot).responseUrl() }),
+    payload: (bot) => buildMessageAction({ responseUrl: bot.fake.responseUrl() }),
     accepted: emptyAck,
     refused: (text) => refusal(200, '', ephemeralViaResponseUrl(text)),
   },

@@ -14,6 +14,8 @@ export interface InvokeExtras {
   readonly batch?: readonly RtEvent[];
   /** Further signals that end the handler's run (e.g. a burst batch's own controller). */
   readonly signals?: readonly AbortSignal[];
+  /** burst: every member delivery the run serves (the invoked delivery first); default itself. */
+  readonly members?: readonly Delivery[];
 }
 
 /** Maps the reason a handler's signal aborted with to its terminal outcome. */

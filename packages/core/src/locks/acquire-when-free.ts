@@ -13,26 +13,60 @@ export interface LockWaitOptions {
   readonly random?: () => number;
 }
 
-/** One attempt: the lock, `'held'` by someone else, or `'state-error'` (already observed). */
+/**
+ * One attempt: the lock, `'held'` by someone else, or `'state-error'` (already observed). Rejects
+ * with `signal.reason` as soon as the signal aborts, even while the State call is in flight.
+ */
 async function attempt(
   locks: LockManager,
   key: string,
   options: LockWaitOptions,
 ): Promise<HeldLock | 'held' | 'state-error'> {
-  options.signal.throwIfAborted();
-  let lock: HeldLock | null;
-  try {
-    lock = await locks.tryAcquire(key);
-  } catch (error) {
+  const { signal } = options;
+  signal.throwIfAborted();
+  const pending = locks.tryAcquire(key);
+  const answer = await untilAborted(pending, signal);
+  if (answer.type === 'aborted') {
+    // Given up while the State still works on it: a lease granted late is released at once, and
+    // nothing about this attempt is observed any more (the delivery has its outcome).
+    pending.then(
+      (late) => late?.release(),
+      () => {},
+    );
+    throw signal.reason;
+  }
+  if (answer.type === 'failed') {
+    const error = answer.error;
     options.observe({ type: 'state_error', at: Date.now(), operation: 'acquireLock', key, error });
     return 'state-error';
   }
-  if (lock === null) return 'held';
-  if (options.signal.aborted) {
-    await lock.release();
-    throw options.signal.reason;
+  return answer.value ?? 'held';
+}
+
+type Answer<T> =
+  | { readonly type: 'value'; readonly value: T }
+  | { readonly type: 'failed'; readonly error: unknown }
+  | { readonly type: 'aborted' };
+
+/** Settles with `promise`'s answer, or `aborted` as soon as `signal` aborts (listener removed). */
+async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<Answer<T>> {
+  if (signal.aborted) return { type: 'aborted' };
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<Answer<T>>((resolve) => {
+    onAbort = () => resolve({ type: 'aborted' });
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([
+      promise.then(
+        (value): Answer<T> => ({ type: 'value', value }),
+        (error: unknown): Answer<T> => ({ type: 'failed', error }),
+      ),
+      aborted,
+    ]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
-  return lock;
 }
 
 /** Each wait is between half and all of the current back-off. */

@@ -156,6 +156,7 @@ export class BurstStrategy implements ConcurrencyStrategy {
         lock,
         batch: members.map((member) => member.delivery.event),
         signals: rest.map((member) => member.delivery.controller.signal),
+        members: members.map((member) => member.delivery),
       });
     } finally {
       await lock.release();

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AdmissionController } from '../admission/admission-controller.js';
-import type { Delivery } from '../dispatch/delivery.js';
+import { type Delivery, newDelivery } from '../dispatch/delivery.js';
 import { invokeHandlers } from '../dispatch/invoke-handlers.js';
 import { LockManager } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
@@ -38,16 +38,14 @@ function makeHost(config: Partial<ResolvedConcurrency>) {
 const adapter = new TestAdapter();
 
 function delivery(scope: string, handler: Handler): Delivery {
-  return {
+  return newDelivery({
     event: makeEvent({ thread: scope }),
     handlers: [handler],
     adapter,
     mode: 'deferred',
     scopeKey: `test:T1:${scope}`,
-    controller: new AbortController(),
-    acceptedAt: Date.now(),
     slot: undefined,
-  };
+  });
 }
 
 describe('idle per-key records are collected', () => {

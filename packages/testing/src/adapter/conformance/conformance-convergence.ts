@@ -5,10 +5,8 @@
  */
 import type { Observation } from '@rt/core';
 import { expect, it } from 'vitest';
-import type { AdapterConformanceOptions } from './conformance-options.js';
-import type { createSessions } from './conformance-session.js';
-
-type Sessions = ReturnType<typeof createSessions>;
+import type { AdapterConformanceOptions, ConformanceBot } from './conformance-options.js';
+import type { DefineTest, Sessions } from './conformance-session.js';
 
 /** How many clients keep sending during shutdown. */
 const CLIENTS = 8;
@@ -21,11 +19,12 @@ const isShutdownRefusal = (o: Observation) =>
   o.type === 'admission_rejected' && o.reason === 'shutdown';
 
 /** Once per adapter: shutdown converges while clients keep sending every shape. */
-export function defineConvergenceTests<P>(
+export function defineConvergenceTests<P, B extends ConformanceBot>(
   sessions: Sessions,
-  options: AdapterConformanceOptions<P>,
+  options: AdapterConformanceOptions<P, B>,
+  test: DefineTest = it,
 ): void {
-  it('converges in stop() and drain() while clients keep sending during shutdown (no stop or drain timeout)', async () => {
+  test('converges in stop() and drain() while clients keep sending during shutdown (no stop or drain timeout)', async () => {
     const session = await sessions.open();
     const { runtime } = session.bot;
     let sending = true;
@@ -34,7 +33,7 @@ export function defineConvergenceTests<P>(
       for (let next = first; sending; next += 1) {
         const shape = options.shapes[next % options.shapes.length]!;
         try {
-          await session.send(shape.payload(session.bot), 'valid');
+          await session.send(shape.payload(session.bot as B), 'valid');
         } catch (error) {
           failures.push(error);
           return;

@@ -80,14 +80,14 @@ export interface ExpectedRefusal extends ExpectedAnswer {
 }
 
 /** One payload shape: one row of the adapter's answer table. */
-export interface ConformanceShape<P> {
+export interface ConformanceShape<P, B extends ConformanceBot = ConformanceBot> {
   /** Names the row in test titles. */
   readonly name: string;
   /**
    * A new payload of this shape with a new identity on every call (`bot` gives access to fakes,
    * e.g. for a `response_url`). The suite may sign the same payload more than once.
    */
-  payload(bot: ConformanceBot): P;
+  payload(bot: B): P;
   /** The answer when the delivery is accepted (its handler returned `answer(event)`). */
   readonly accepted: ExpectedAnswer;
   /** The refusal with `text` (the configured busy or unavailable text). */
@@ -107,10 +107,13 @@ export interface UnparsableDelivery {
   request(): Request;
 }
 
-/** The input of `runAdapterConformance`, generic over the adapter's payload type `P`. */
-export interface AdapterConformanceOptions<P> {
+/**
+ * The input of `runAdapterConformance`, generic over the adapter's payload type `P` and its bot
+ * `B` (a `ConformanceBot` plus what the rows need, e.g. the fake platform).
+ */
+export interface AdapterConformanceOptions<P, B extends ConformanceBot = ConformanceBot> {
   /** Builds a bot per test (sometimes two, sharing a State). */
-  createBot(options: ConformanceBotOptions): Promise<ConformanceBot> | ConformanceBot;
+  createBot(options: ConformanceBotOptions): Promise<B> | B;
   /**
    * A request carrying `payload`: signed as the platform signs (`valid`), with a well-formed but
    * wrong signature (`invalid`), or without signature headers (`missing`). Called again for each
@@ -118,7 +121,7 @@ export interface AdapterConformanceOptions<P> {
    */
   request(payload: P, signature: ConformanceSignature): Request;
   /** Every payload shape the adapter dispatches, with its answer table row. At least one. */
-  readonly shapes: readonly ConformanceShape<P>[];
+  readonly shapes: readonly ConformanceShape<P, B>[];
   /**
    * A payload whose encoded body exceeds the adapter's default body limit: signed it must get
    * 413, unsigned 401; never dispatched.

@@ -20,6 +20,15 @@ export const CONFORMANCE_UNAVAILABLE_TEXT = 'conformance: unavailable right now'
 /** The shape of the suite's own held delivery (never a platform shape). */
 export const HOLD_SHAPE = 'rt_conformance_hold';
 
+/**
+ * How a check is registered: vitest's `it` (the default), or `it.fails` in the suite's own tests,
+ * which prove each check fails against an adapter that breaks its rule.
+ */
+export type DefineTest = (name: string, body: () => Promise<void>) => void;
+
+/** The sessions of one `describe` (see `createSessions`). */
+export type Sessions = ReturnType<typeof createSessions>;
+
 /** A bot with the suite's handler and observation log. */
 export interface Session {
   readonly bot: ConformanceBot;
@@ -68,19 +77,27 @@ export async function readAnswer(response: Response): Promise<ReceivedAnswer> {
 /**
  * Opens sessions for the tests of one `describe` and registers the `afterEach` that releases
  * what a test held, shuts each runtime down and closes its bot (newest first, so a bot sharing
- * another's State closes before the State's owner).
+ * another's State closes before the State's owner). Every bot is closed even when one fails; the
+ * first failure then fails the test.
  */
-export function createSessions<P>(options: AdapterConformanceOptions<P>): {
+export function createSessions<P, B extends ConformanceBot = ConformanceBot>(
+  options: AdapterConformanceOptions<P, B>,
+): {
   open(overrides?: { runtime?: ConformanceRuntimeOptions; state?: State }): Promise<Session>;
 } {
   const open: { session: Session; holds: Deferred<void>[] }[] = [];
   afterEach(async () => {
-    const sessions = open.splice(0).reverse();
-    for (const { session, holds } of sessions) {
+    const failures: unknown[] = [];
+    for (const { session, holds } of open.splice(0).reverse()) {
       for (const hold of holds) hold.resolve();
-      await session.bot.runtime.shutdown({ graceMs: 0 });
-      await session.bot.close();
+      try {
+        await session.bot.runtime.shutdown({ graceMs: 0 });
+        await session.bot.close();
+      } catch (error) {
+        failures.push(error);
+      }
     }
+    if (failures.length > 0) throw failures[0];
   });
 
   return {

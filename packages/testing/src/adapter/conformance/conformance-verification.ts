@@ -5,25 +5,24 @@
 import { expect, it } from 'vitest';
 import type {
   AdapterConformanceOptions,
+  ConformanceBot,
   ConformanceShape,
   ConformanceSignature,
 } from './conformance-options.js';
-import type { createSessions, Session } from './conformance-session.js';
-
-type Sessions = ReturnType<typeof createSessions>;
+import type { DefineTest, Session, Sessions } from './conformance-session.js';
 
 const UNVERIFIED: readonly ConformanceSignature[] = ['invalid', 'missing'];
 
 /** Sends `shape` with each unverifiable signature: 401, nothing dispatched, nothing handled. */
-async function expectRefusedUnverified<P>(
+async function expectRefusedUnverified<P, B extends ConformanceBot>(
   session: Session,
-  shape: ConformanceShape<P>,
+  shape: ConformanceShape<P, B>,
   phase: string,
 ): Promise<void> {
   for (const signature of UNVERIFIED) {
     const before = session.received();
     const handled = session.handled.length;
-    const answer = await session.send(shape.payload(session.bot), signature);
+    const answer = await session.send(shape.payload(session.bot as B), signature);
     expect(answer.status, `${signature} signature, ${phase}`).toBe(401);
     expect(session.received(), `dispatches after a ${signature} signature, ${phase}`).toBe(before);
     expect(session.handled.length).toBe(handled);
@@ -31,8 +30,12 @@ async function expectRefusedUnverified<P>(
 }
 
 /** Per shape: the 401 checks in the idle, saturated and shutting-down runtime. */
-export function defineSignatureTests<P>(sessions: Sessions, shape: ConformanceShape<P>): void {
-  it('answers a wrong or missing signature 401 and dispatches nothing: idle, saturated and during shutdown', async () => {
+export function defineSignatureTests<P, B extends ConformanceBot>(
+  sessions: Sessions,
+  shape: ConformanceShape<P, B>,
+  test: DefineTest = it,
+): void {
+  test('answers a wrong or missing signature 401 and dispatches nothing: idle, saturated and during shutdown', async () => {
     const session = await sessions.open({ runtime: { maxDetached: 1 } });
     await expectRefusedUnverified(session, shape, 'idle');
 
@@ -49,11 +52,22 @@ export function defineSignatureTests<P>(sessions: Sessions, shape: ConformanceSh
 }
 
 /** Body limit and parse failures, once per adapter. */
-export function defineBodyTests<P>(
+export function defineBodyTests<P, B extends ConformanceBot>(
   sessions: Sessions,
-  options: AdapterConformanceOptions<P>,
+  options: AdapterConformanceOptions<P, B>,
+  test: DefineTest = it,
 ): void {
-  it('answers a signed body over the limit 413 and an unsigned one 401, dispatching neither', async () => {
+  defineOversizeTest(sessions, options, test);
+  defineUnparsableTests(sessions, options, test);
+}
+
+/** A body over the limit: 413 signed, 401 unsigned, never dispatched. */
+export function defineOversizeTest<P, B extends ConformanceBot>(
+  sessions: Sessions,
+  options: AdapterConformanceOptions<P, B>,
+  test: DefineTest = it,
+): void {
+  test('answers a signed body over the limit 413 and an unsigned one 401, dispatching neither', async () => {
     const session = await sessions.open();
     const signed = await session.sendRequest(options.request(options.oversizedPayload(), 'valid'));
     expect(signed.status).toBe(413);
@@ -63,9 +77,16 @@ export function defineBodyTests<P>(
     expect(unsigned.status).toBe(401);
     expect(session.received()).toBe(0);
   });
+}
 
+/** Each unparsable body: 400, never dispatched, no platform call. */
+export function defineUnparsableTests<P, B extends ConformanceBot>(
+  sessions: Sessions,
+  options: AdapterConformanceOptions<P, B>,
+  test: DefineTest = it,
+): void {
   for (const unparsable of options.unparsable) {
-    it(`answers an unparsable body (${unparsable.name}) 400 and dispatches nothing`, async () => {
+    test(`answers an unparsable body (${unparsable.name}) 400 and dispatches nothing`, async () => {
       const session = await sessions.open();
       const answer = await session.sendRequest(unparsable.request());
       expect(answer.status).toBe(400);
