@@ -82,7 +82,7 @@ describe('one runtime, one State, two platforms', () => {
     });
     release.resolve();
     await closing;
-    expect(fake.gateway.events.filter((event) => event.type === 'close')).toEqual([
+    expect(await fake.gateway.waitFor('close')).toEqual([
       { type: 'close', code: 1000, byClient: true },
     ]);
     expect(bot.runtime.stats().outcomes.completed).toBe(1);

@@ -105,12 +105,11 @@ export class DiscordGateway {
     signal.throwIfAborted();
     const { options } = this.#deps.inbound;
     const { gateway } = this.#deps;
-    const extra = gateway.clientOptions as { rest?: Record<string, unknown> };
     const client = new Client({
       partials: [Partials.Channel],
       ...gateway.clientOptions,
       intents: gateway.intents,
-      rest: { api: options.apiUrl, ...extra.rest },
+      rest: { api: options.apiUrl, ...gateway.clientOptions.rest },
     });
     this.#client = client;
     client.on(Events.Raw, (packet: RawPacket) => this.#onPacket(packet));

@@ -1,3 +1,4 @@
+import type { ClientOptions } from 'discord.js';
 import { GatewayIntentBits } from 'discord-api-types/v10';
 
 /** Which bot-authored messages are dispatched. */
@@ -54,10 +55,11 @@ export interface DiscordGatewayOptions {
   /** How long `start()` waits for the client to be ready (READY and every guild). Default 60000. */
   readonly readyTimeoutMs?: number;
   /**
-   * Further `discord.js` `ClientOptions`, merged over the adapter's (`intents`, `partials`
-   * `[Partials.Channel]`, `rest.api` = the adapter's `apiUrl`). For tests and tuning.
+   * Further `discord.js` `ClientOptions` (`waitGuildTimeout`, `ws`, `rest` timeouts, ...), for
+   * tuning. They override the adapter's `partials` (`[Partials.Channel]`, needed for DMs); `rest`
+   * is merged over `{ api: apiUrl }`; `intents` always come from `intents`.
    */
-  readonly clientOptions?: Readonly<Record<string, unknown>>;
+  readonly clientOptions?: Readonly<Partial<Omit<ClientOptions, 'intents'>>>;
 }
 
 /** The default intents: guilds, guild messages, message content, DMs, guild and DM reactions. */
@@ -93,7 +95,7 @@ export interface ResolvedGatewayOptions {
   readonly rawDispatches: ReadonlySet<string>;
   readonly disconnectedAlertMs: number;
   readonly readyTimeoutMs: number;
-  readonly clientOptions: Readonly<Record<string, unknown>>;
+  readonly clientOptions: Readonly<Partial<Omit<ClientOptions, 'intents'>>>;
 }
 
 function intentsOf(value: unknown): number {

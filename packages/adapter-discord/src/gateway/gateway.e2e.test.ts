@@ -283,6 +283,16 @@ describe('reconnects, resumes and outages', () => {
     expect(h.notices('gateway_disconnected')).toHaveLength(1);
   });
 
+  it('heartbeats are ACKed: the client keeps one session, with no zombie reconnect', async () => {
+    h = await startGatewayHarness({ fakeGateway: { heartbeatIntervalMs: 40 } });
+    await h.fake.gateway.waitFor('heartbeat', 4);
+    expect(h.fake.gateway.events.filter((e) => e.type === 'identify')).toHaveLength(1);
+    expect(h.fake.gateway.events.filter((e) => e.type === 'close' || e.type === 'resume')).toEqual(
+      [],
+    );
+    expect(h.fake.gateway.connected).toBe(true);
+  });
+
   it('a short drop says nothing', async () => {
     h = await startGatewayHarness({ gateway: { disconnectedAlertMs: 60_000 } });
     h.fake.gateway.dropConnection();
@@ -327,8 +337,9 @@ describe('shutdown while messages flow', () => {
       await shutdown;
 
       expect(finished).toEqual([inFlight.id]);
-      const closes = h.fake.gateway.events.filter((e) => e.type === 'close');
-      expect(closes).toEqual([{ type: 'close', code: 1000, byClient: true }]);
+      expect(await h.fake.gateway.waitFor('close')).toEqual([
+        { type: 'close', code: 1000, byClient: true },
+      ]);
       const client = h.adapter.gatewayClient;
       expect(client?.isReady()).toBe(false);
       expect(client?.token).toBeNull();
@@ -340,6 +351,51 @@ describe('shutdown while messages flow', () => {
       expect(terminal).toBe(stats.received);
       expect(stats.detachedInFlight).toBe(0);
     } finally {
+      release.resolve();
+      await h.close();
+    }
+  });
+});
+
+describe('shutdown under a continuous flow of messages', () => {
+  failOnUnhandledRejections();
+
+  it('converges: every message the client received is handled or visibly refused, and every admitted one is terminal', async () => {
+    const release = deferred();
+    const started = deferred();
+    const h = await startGatewayHarness({
+      setup: (runtime) =>
+        void runtime.onMessage(async (ctx) => {
+          started.resolve();
+          await release.promise;
+          await ctx.reply('done');
+        }),
+    });
+    let flow: ReturnType<typeof setInterval> | undefined;
+    try {
+      h.message({ content: 'in flight' });
+      await started.promise;
+      const shutdown = h.runtime.shutdown({ graceMs: 10_000 });
+      flow = setInterval(() => h.message({ content: 'flowing' }), 2);
+      await h.fake.rest.waitForCalls(CHANNEL_MESSAGES, 5);
+      release.resolve();
+      await shutdown;
+      clearInterval(flow);
+
+      const stats = h.runtime.stats();
+      const terminal = Object.values(stats.outcomes).reduce((a, b) => a + b, 0);
+      expect(terminal).toBe(stats.received);
+      expect(stats.outcomes.completed).toBe(1);
+      const refused = stats.outcomes['admission-rejected'];
+      expect(refused).toBeGreaterThanOrEqual(4);
+      // Each refusal's busy reply went out before shutdown resolved; plus the one handler's reply.
+      const replies = h.fake.rest.callsTo(CHANNEL_MESSAGES);
+      expect(replies).toHaveLength(refused + 1);
+      expect(await h.fake.gateway.waitFor('close')).toEqual([
+        { type: 'close', code: 1000, byClient: true },
+      ]);
+    } finally {
+      clearInterval(flow);
       release.resolve();
       await h.close();
     }
