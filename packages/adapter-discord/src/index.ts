@@ -43,6 +43,7 @@ export {
   MAX_CHOICES,
 } from './respond/callback.js';
 export {
+  type ModalDefinition,
   messageResponse,
   modalResponse,
   updateMessageResponse,

@@ -1,4 +1,5 @@
-import { deferred } from '@rt/testing';
+import { createMemoryState } from '@rt/state-memory';
+import { deferred, stateWith } from '@rt/testing';
 import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import { buildAutocomplete, buildChatInputCommand } from '@rt/testing/discord';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -79,6 +80,38 @@ describe('answering within Discord’s 3 s whatever the handler does', () => {
     release.resolve();
     await expect.poll(() => h.runtime.stats().syncInFlight).toBe(0);
     expect(h.fake.calls).toEqual([]);
+  });
+
+  it('a State slow to mark a deferred command: unavailable at the deadline, and the late-accepted handler’s reply is a follow-up, never a second answer', async () => {
+    const marking = deferred();
+    const state = stateWith(createMemoryState(), (inner) => ({
+      markEvent: async (key, ttlMs) => {
+        await marking.promise;
+        return inner.markEvent(key, ttlMs);
+      },
+    }));
+    h = await startHarness({ state, adapter: { unavailableText: 'Down.' } });
+    const replied = deferred();
+    h.runtime.onCommand('ask', async (ctx) => {
+      await ctx.reply('late but handled');
+      replied.resolve();
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const answering = h.send(buildChatInputCommand({ name: 'ask' }));
+    await vi.advanceTimersByTimeAsync(2500);
+    const response = await answering;
+    expect(await response.json()).toEqual({
+      type: 4,
+      data: { content: 'Down.', flags: 64, allowed_mentions: { parse: [] } },
+    });
+    expect(h.notices('ack_deadline_passed')).toHaveLength(1);
+    vi.useRealTimers();
+    marking.resolve();
+    await replied.promise;
+    expect(h.fake.callsTo(EDIT_ORIGINAL)).toEqual([]);
+    expect(h.fake.callsTo('POST /webhooks/:application/:token').map((c) => c.body)).toEqual([
+      { content: 'late but handled' },
+    ]);
   });
 
   it('a sync command handler opens a modal (type 9); ctx.reply there is refused, since the answer is still pending', async () => {

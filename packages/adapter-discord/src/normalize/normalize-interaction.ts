@@ -63,7 +63,9 @@ function commandFields(data: CommandData): KindFields {
   }
   return {
     kind: 'command',
-    type: 'chat_input',
+    // Chat input; an activity's entry-point command (data.type 4) is a command too.
+    type:
+      data.type === ApplicationCommandType.PrimaryEntryPoint ? 'primary_entry_point' : 'chat_input',
     command: name,
     text: invocationText(flattenOptions(data.options)),
   };

@@ -1,5 +1,5 @@
 import type { DispatchResult, RtEvent } from '@rt/core';
-import { MessageFlags } from 'discord-api-types/v10';
+import { InteractionResponseType, MessageFlags } from 'discord-api-types/v10';
 import type { DiscordInteraction } from '../parse/payload-types.js';
 import { busyChoices } from './busy-choice.js';
 import {
@@ -83,7 +83,7 @@ export function handlerCallback(
   }
   if (typeof value === 'string') {
     return {
-      type: 4,
+      type: InteractionResponseType.ChannelMessageWithSource,
       data: {
         content: truncate(value, 2000),
         ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),

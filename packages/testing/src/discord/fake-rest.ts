@@ -1,25 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeDiscordStore, json } from './fake-rest-answers.js';
+import { type FakeDiscordRoute, matchRoute } from './fake-rest-routes.js';
 
-/**
- * A route of the fake, as recorded in `FakeDiscordCall.route` and named in `fail`/`delay`/`hang`:
- * the HTTP method and the path template.
- */
-export type FakeDiscordRoute =
-  | 'POST /webhooks/:application/:token'
-  | 'GET /webhooks/:application/:token/messages/:message'
-  | 'PATCH /webhooks/:application/:token/messages/:message'
-  | 'DELETE /webhooks/:application/:token/messages/:message'
-  | 'POST /interactions/:interaction/:token/callback'
-  | 'POST /channels/:channel/messages'
-  | 'GET /channels/:channel/messages'
-  | 'POST /channels/:channel/threads'
-  | 'POST /channels/:channel/messages/:message/threads'
-  | 'PUT /channels/:channel/messages/:message/reactions/:emoji/@me'
-  | 'DELETE /channels/:channel/messages/:message/reactions/:emoji/@me'
-  | 'PUT /applications/:application/commands'
-  | 'PUT /applications/:application/guilds/:guild/commands'
-  | 'GET /gateway/bot';
+export type { FakeDiscordRoute } from './fake-rest-routes.js';
 
 /** One call the fake received. */
 export interface FakeDiscordCall {
@@ -87,72 +71,6 @@ export interface FakeDiscordRestOptions {
   readonly gatewayUrl?: string;
 }
 
-const ROUTES: readonly {
-  readonly route: FakeDiscordRoute;
-  readonly pattern: RegExp;
-  readonly names: readonly string[];
-}[] = [
-  ['POST /webhooks/:application/:token', /^\/webhooks\/([^/]+)\/([^/]+)$/],
-  [
-    'GET /webhooks/:application/:token/messages/:message',
-    /^\/webhooks\/([^/]+)\/([^/]+)\/messages\/([^/]+)$/,
-  ],
-  [
-    'PATCH /webhooks/:application/:token/messages/:message',
-    /^\/webhooks\/([^/]+)\/([^/]+)\/messages\/([^/]+)$/,
-  ],
-  [
-    'DELETE /webhooks/:application/:token/messages/:message',
-    /^\/webhooks\/([^/]+)\/([^/]+)\/messages\/([^/]+)$/,
-  ],
-  [
-    'POST /interactions/:interaction/:token/callback',
-    /^\/interactions\/([^/]+)\/([^/]+)\/callback$/,
-  ],
-  ['POST /channels/:channel/messages', /^\/channels\/([^/]+)\/messages$/],
-  ['GET /channels/:channel/messages', /^\/channels\/([^/]+)\/messages$/],
-  ['POST /channels/:channel/threads', /^\/channels\/([^/]+)\/threads$/],
-  [
-    'POST /channels/:channel/messages/:message/threads',
-    /^\/channels\/([^/]+)\/messages\/([^/]+)\/threads$/,
-  ],
-  [
-    'PUT /channels/:channel/messages/:message/reactions/:emoji/@me',
-    /^\/channels\/([^/]+)\/messages\/([^/]+)\/reactions\/([^/]+)\/@me$/,
-  ],
-  [
-    'DELETE /channels/:channel/messages/:message/reactions/:emoji/@me',
-    /^\/channels\/([^/]+)\/messages\/([^/]+)\/reactions\/([^/]+)\/@me$/,
-  ],
-  ['PUT /applications/:application/commands', /^\/applications\/([^/]+)\/commands$/],
-  [
-    'PUT /applications/:application/guilds/:guild/commands',
-    /^\/applications\/([^/]+)\/guilds\/([^/]+)\/commands$/,
-  ],
-  ['GET /gateway/bot', /^\/gateway\/bot$/],
-].map(([route, pattern]) => ({
-  route: route as FakeDiscordRoute,
-  pattern: pattern as RegExp,
-  names: [...(route as string).matchAll(/:(\w+)/g)].map((m) => m[1] as string),
-}));
-
-function match(
-  method: string,
-  path: string,
-): { route: FakeDiscordRoute | 'unknown'; params: Record<string, string> } {
-  for (const { route, pattern, names } of ROUTES) {
-    if (!route.startsWith(`${method} `)) continue;
-    const found = pattern.exec(path);
-    if (found === null) continue;
-    const params: Record<string, string> = {};
-    names.forEach((name, i) => {
-      params[name] = decodeURIComponent(found[i + 1] as string);
-    });
-    return { route, params };
-  }
-  return { route: 'unknown', params: {} };
-}
-
 function readAll(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -160,17 +78,6 @@ function readAll(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-/** 204 without a content type: @discordjs/rest parses any JSON content type, and an empty body crashes it. */
-function noContent(res: ServerResponse): void {
-  res.writeHead(204);
-  res.end();
 }
 
 /**
@@ -194,121 +101,9 @@ export async function startFakeDiscordRest(
   >();
   const delays = new Map<FakeDiscordRoute, number>();
   const hanging = new Set<FakeDiscordRoute>();
-  const channels = new Map<string, Record<string, unknown>[]>();
-  const interactionChannels = new Map<string, string>();
   const waiters = new Set<() => void>();
-  const botUserId = options.botUserId ?? '100000000000000001';
-  let seq = 0;
 
-  const nextId = () => {
-    seq += 1;
-    return String(700_000_000_000_000_000n + BigInt(seq));
-  };
-  const message = (
-    channel: string,
-    body: Record<string, unknown>,
-    extra: Record<string, unknown> = {},
-  ) => ({
-    id: nextId(),
-    type: 0,
-    channel_id: channel,
-    content: typeof body.content === 'string' ? body.content : '',
-    embeds: body.embeds ?? [],
-    components: body.components ?? [],
-    flags: body.flags ?? 0,
-    author: { id: botUserId, username: 'fake-bot', discriminator: '0', bot: true },
-    timestamp: new Date().toISOString(),
-    ...(body.message_reference !== undefined ? { message_reference: body.message_reference } : {}),
-    ...extra,
-  });
-
-  const answer = (call: FakeDiscordCall, res: ServerResponse): void => {
-    const body = (call.body ?? {}) as Record<string, unknown>;
-    const p = call.params;
-    switch (call.route) {
-      case 'POST /webhooks/:application/:token': {
-        const channel = interactionChannels.get(p.token as string) ?? '0';
-        json(
-          res,
-          200,
-          message(channel, body, { webhook_id: p.application, application_id: p.application }),
-        );
-        return;
-      }
-      case 'GET /webhooks/:application/:token/messages/:message':
-      case 'PATCH /webhooks/:application/:token/messages/:message': {
-        const channel = interactionChannels.get(p.token as string) ?? '0';
-        const id =
-          p.message === '@original'
-            ? `original-${(p.token as string).slice(-8)}`
-            : (p.message as string);
-        json(res, 200, { ...message(channel, body, { webhook_id: p.application }), id });
-        return;
-      }
-      case 'DELETE /webhooks/:application/:token/messages/:message':
-      case 'POST /interactions/:interaction/:token/callback':
-      case 'PUT /channels/:channel/messages/:message/reactions/:emoji/@me':
-      case 'DELETE /channels/:channel/messages/:message/reactions/:emoji/@me':
-        noContent(res);
-        return;
-      case 'POST /channels/:channel/messages':
-        json(res, 200, message(p.channel as string, body));
-        return;
-      case 'GET /channels/:channel/messages': {
-        const all = channels.get(p.channel as string) ?? [];
-        const limit = Math.min(100, Number(call.query.limit ?? 50) || 50);
-        const newestFirst = [...all].reverse();
-        const start =
-          call.query.before === undefined
-            ? 0
-            : newestFirst.findIndex((m) => m.id === call.query.before) + 1;
-        json(
-          res,
-          200,
-          start <= 0 && call.query.before !== undefined
-            ? []
-            : newestFirst.slice(start, start + limit),
-        );
-        return;
-      }
-      case 'POST /channels/:channel/threads':
-      case 'POST /channels/:channel/messages/:message/threads':
-        json(res, 201, {
-          id: p.message ?? nextId(),
-          type: body.type ?? 11,
-          parent_id: p.channel,
-          name: body.name,
-          owner_id: botUserId,
-        });
-        return;
-      case 'PUT /applications/:application/commands':
-      case 'PUT /applications/:application/guilds/:guild/commands': {
-        const list = Array.isArray(call.body) ? (call.body as Record<string, unknown>[]) : [];
-        json(
-          res,
-          200,
-          list.map((command) => ({
-            id: nextId(),
-            application_id: p.application,
-            version: '1',
-            type: 1,
-            ...(p.guild !== undefined ? { guild_id: p.guild } : {}),
-            ...command,
-          })),
-        );
-        return;
-      }
-      case 'GET /gateway/bot':
-        json(res, 200, {
-          url: options.gatewayUrl ?? 'ws://127.0.0.1:1',
-          shards: 1,
-          session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
-        });
-        return;
-      default:
-        json(res, 404, { message: '404: Not Found', code: 0 });
-    }
-  };
+  const store = new FakeDiscordStore(options);
 
   const unauthenticated = (route: FakeDiscordRoute | 'unknown') =>
     route.includes('/webhooks/') || route.includes('/interactions/');
@@ -318,7 +113,7 @@ export async function startFakeDiscordRest(
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname.replace(/^\/api\/v\d+/, '');
     const method = req.method ?? 'GET';
-    const { route, params } = match(method, path);
+    const { route, params } = matchRoute(method, path);
     const header = req.headers.authorization;
     const token =
       typeof header === 'string' && header.startsWith('Bot ') ? header.slice(4) : undefined;
@@ -353,7 +148,7 @@ export async function startFakeDiscordRest(
       }
     }
     if (route === 'unknown') {
-      answer(call, res);
+      store.answer(call, res);
       return;
     }
     if (hanging.has(route)) return;
@@ -365,7 +160,7 @@ export async function startFakeDiscordRest(
       json(res, failure.status, { message: failure.message, code: failure.code });
       return;
     }
-    answer(call, res);
+    store.answer(call, res);
   };
 
   const server = createServer((req, res) => {
@@ -383,12 +178,10 @@ export async function startFakeDiscordRest(
     calls,
     callsTo: (route) => calls.filter((call) => call.route === route),
     knowInteraction(interaction) {
-      if (typeof interaction.channel_id === 'string') {
-        interactionChannels.set(interaction.token, interaction.channel_id);
-      }
+      store.knowInteraction(interaction);
     },
     seedMessages(channel, messages) {
-      channels.set(channel, [...messages]);
+      store.seedMessages(channel, messages);
     },
     fail(route, failure = {}) {
       failures.set(route, {
