@@ -75,7 +75,7 @@ async function dispatchInteraction(
       onDeadline: () =>
         deps.notice('ack_deadline_passed', { ...detail, deadlineMs: options.ackDeadlineMs }),
       onAcceptedUnrun: () => {
-        const signal = lateBusySignalFor(event, state.ack, options.busyText);
+        const signal = lateBusySignalFor(event, options.busyText);
         if (signal !== undefined) deps.followUps.start(signal);
       },
     });

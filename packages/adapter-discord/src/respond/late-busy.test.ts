@@ -54,6 +54,21 @@ describe('an acknowledged interaction dropped before its handler ran (drop strat
     );
   });
 
+  it('dropped before its answer was even sent: the busy edit waits for the answer and still replaces "thinking…"', async () => {
+    await start();
+    const response = await h.send(buildChatInputCommand({ name: 'ask', ...inThread }));
+    await expect
+      .poll(() =>
+        h.observations.some((o) => o.type === 'dispatch_finished' && o.outcome === 'dropped'),
+      )
+      .toBe(true);
+    expect(h.fake.calls).toEqual([]);
+    expect(await response.json()).toEqual({ type: 5 });
+    const [edit] = await h.fake.waitForCalls(EDIT_ORIGINAL);
+    expect(edit?.body).toEqual({ content: BUSY, allowed_mentions: { parse: [] } });
+    expect(h.fake.callsTo(FOLLOW_UP)).toEqual([]);
+  });
+
   it('a component: an ephemeral follow-up carries the busy text', async () => {
     await start();
     const payload = buildButton(inThread);

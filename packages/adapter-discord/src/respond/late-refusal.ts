@@ -1,6 +1,6 @@
 import type { RtEvent } from '@rt/core';
 import { MessageFlags } from 'discord-api-types/v10';
-import type { AckKind } from '../outbound/reply-state.js';
+import { answersByUpdate } from './answer.js';
 import { truncate } from './callback.js';
 
 /**
@@ -15,18 +15,16 @@ export interface LateBusySignal {
 }
 
 /**
- * The late busy signal for `event`, given how it was acknowledged: after a type 5 the "thinking…"
- * message becomes the busy text (its visibility was fixed by the ack); after a type 6 an ephemeral
- * follow-up carries it. `undefined` for autocomplete (always sync: never acknowledged unrun).
+ * The late busy signal for `event`, acknowledged as accepted (`plainAck`), possibly not yet handed
+ * over: after a type 5 the "thinking…" message becomes the busy text (its visibility was fixed by
+ * the ack); after a type 6 an ephemeral follow-up carries it. Decided from the shape, not from the
+ * delivery state, since the drop may come before the ack is sent (the send waits for it).
+ * `undefined` for autocomplete (always sync: never acknowledged unrun).
  */
-export function lateBusySignalFor(
-  event: RtEvent,
-  ack: AckKind,
-  text: string,
-): LateBusySignal | undefined {
+export function lateBusySignalFor(event: RtEvent, text: string): LateBusySignal | undefined {
   if (event.shape === 'autocomplete') return undefined;
   const content = truncate(text, 2000);
-  if (ack === 'deferred_message') {
+  if (!answersByUpdate(event)) {
     return { event, via: 'edit_original', body: { content, allowed_mentions: { parse: [] } } };
   }
   return {

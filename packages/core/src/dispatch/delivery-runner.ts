@@ -1,8 +1,8 @@
+import { forwardAbort } from '../adapter-kit/signals.js';
 import { DetachTimeoutError, ShutdownError } from '../errors.js';
 import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
 import type { OutcomeLedger } from '../runtime/outcome-ledger.js';
 import type { ConcurrencyStrategy } from '../strategies/strategy.js';
-import { forwardAbort } from '../util/abort.js';
 import type { Delivery } from './delivery.js';
 import { type InvokeExtras, invokeHandlers } from './invoke-handlers.js';
 

@@ -1,10 +1,10 @@
 import type { Adapter, OutboundMessage } from '../adapter/adapter.js';
+import { forwardAbort } from '../adapter-kit/signals.js';
 import { hasErrorCode } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult, Outcome } from '../outcomes/outcome.js';
 import type { HandlerContext } from '../routing/handler.js';
-import { forwardAbort } from '../util/abort.js';
 import type { Delivery } from './delivery.js';
 
 /** What a strategy adds to the handler context. */

@@ -1,5 +1,5 @@
+import { abortable, delay } from '../adapter-kit/signals.js';
 import type { Observation } from '../observe/observation.js';
-import { delay } from '../util/abort.js';
 import type { HeldLock, LockManager } from './lock-manager.js';
 
 /** How `acquireWhenFree` backs off while the lock is held elsewhere. */
@@ -25,48 +25,23 @@ async function attempt(
   const { signal } = options;
   signal.throwIfAborted();
   const pending = locks.tryAcquire(key);
-  const answer = await untilAborted(pending, signal);
-  if (answer.type === 'aborted') {
-    // Given up while the State still works on it: a lease granted late is released at once, and
-    // nothing about this attempt is observed any more (the delivery has its outcome).
-    pending.then(
-      (late) => late?.release(),
-      () => {},
-    );
-    throw signal.reason;
-  }
-  if (answer.type === 'failed') {
-    const error = answer.error;
+  let lock: HeldLock | null;
+  try {
+    lock = await abortable(pending, signal);
+  } catch (error) {
+    if (signal.aborted) {
+      // Given up while the State still works on it: a lease granted late is released at once, and
+      // nothing about this attempt is observed any more (the delivery has its outcome).
+      pending.then(
+        (late) => late?.release(),
+        () => {},
+      );
+      throw signal.reason;
+    }
     options.observe({ type: 'state_error', at: Date.now(), operation: 'acquireLock', key, error });
     return 'state-error';
   }
-  return answer.value ?? 'held';
-}
-
-type Answer<T> =
-  | { readonly type: 'value'; readonly value: T }
-  | { readonly type: 'failed'; readonly error: unknown }
-  | { readonly type: 'aborted' };
-
-/** Settles with `promise`'s answer, or `aborted` as soon as `signal` aborts (listener removed). */
-async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<Answer<T>> {
-  if (signal.aborted) return { type: 'aborted' };
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<Answer<T>>((resolve) => {
-    onAbort = () => resolve({ type: 'aborted' });
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([
-      promise.then(
-        (value): Answer<T> => ({ type: 'value', value }),
-        (error: unknown): Answer<T> => ({ type: 'failed', error }),
-      ),
-      aborted,
-    ]);
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
+  return lock ?? 'held';
 }
 
 /** Each wait is between half and all of the current back-off. */

@@ -1,3 +1,5 @@
+import { PendingSet } from '../adapter-kit/pending-set.js';
+import { abortable } from '../adapter-kit/signals.js';
 import { PreemptedError } from '../errors.js';
 import type { Observation } from '../observe/observation.js';
 import { hasLockWakeups, type Lease, type State } from '../state/state.js';
@@ -31,7 +33,7 @@ export class LockManager {
   readonly #observe: (observation: Observation) => void;
   readonly #releaseWaiters = new Map<string, Set<() => void>>();
   /** Acquire and release calls to the State still in flight. */
-  readonly #io = new Set<Promise<unknown>>();
+  readonly #io = new PendingSet();
 
   constructor(state: State, ttlMs: number, observe: (observation: Observation) => void) {
     this.#state = state;
@@ -45,7 +47,7 @@ export class LockManager {
    */
   async tryAcquire(key: string): Promise<HeldLock | null> {
     const requestedAt = Date.now();
-    const lease = await this.#track(this.#state.acquireLock(key, this.#ttlMs));
+    const lease = await this.#io.track(this.#state.acquireLock(key, this.#ttlMs));
     if (lease === null) return null;
     return new RenewedLock(
       this.#state,
@@ -54,7 +56,7 @@ export class LockManager {
       requestedAt,
       this.#observe,
       () => this.#notifyReleased(key),
-      (io) => this.#track(io),
+      (io) => this.#io.track(io),
     );
   }
 
@@ -70,27 +72,8 @@ export class LockManager {
    * cancels no State call: they go on and settle by themselves. Shutdown bounds lock I/O with it,
    * separately from handlers.
    */
-  async ioSettled(signal: AbortSignal): Promise<void> {
-    while (this.#io.size > 0) {
-      signal.throwIfAborted();
-      let onAbort: (() => void) | undefined;
-      const aborted = new Promise<never>((_, reject) => {
-        onAbort = () => reject(signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-      });
-      try {
-        await Promise.race([Promise.allSettled([...this.#io]), aborted]);
-      } finally {
-        if (onAbort) signal.removeEventListener('abort', onAbort);
-      }
-    }
-  }
-
-  #track<T>(io: Promise<T>): Promise<T> {
-    this.#io.add(io);
-    const untrack = () => this.#io.delete(io);
-    io.then(untrack, untrack);
-    return io;
+  ioSettled(signal: AbortSignal): Promise<void> {
+    return abortable(this.#io.settled(), signal);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Adapter } from '../adapter/adapter.js';
+import { timeoutSignal } from '../adapter-kit/signals.js';
 import type { DeliveryRunner } from '../dispatch/delivery-runner.js';
 import { ShutdownError } from '../errors.js';
 import type { LockManager } from '../locks/lock-manager.js';
@@ -69,13 +70,12 @@ export async function runShutdown(
 /** Waits up to `budgetMs` for lock I/O in flight; what is left then settles on its own. */
 async function lockIoSettled(locks: LockManager, budgetMs: number): Promise<void> {
   if (locks.ioInFlight === 0) return;
-  const budget = new AbortController();
-  const timer = setTimeout(() => budget.abort(new ShutdownError('lock I/O budget over')), budgetMs);
+  const budget = timeoutSignal(budgetMs, `lock I/O ran past its budget of ${budgetMs} ms`);
   try {
     await locks.ioSettled(budget.signal);
   } catch {
     // Budget over: late answers release what they got; nothing about them is observed.
   } finally {
-    clearTimeout(timer);
+    budget.clear();
   }
 }

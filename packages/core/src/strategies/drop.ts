@@ -1,10 +1,10 @@
+import { anySignal } from '../adapter-kit/signals.js';
 import type { Delivery } from '../dispatch/delivery.js';
 import { type InvokeExtras, outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import { eventRef } from '../event/event.js';
 import { tryAcquireThroughOutage } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
-import { forwardAbort } from '../util/abort.js';
 import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
 
 /**
@@ -48,8 +48,7 @@ export async function runLocked(
   extras: Omit<InvokeExtras, 'lock'> = {},
 ): Promise<HandledResult> {
   // Until the handler starts, shutdown ends the delivery at once (SPEC 7, step 3).
-  const acquiring = new AbortController();
-  const detach = forwardAbort(acquiring, [delivery.controller.signal, host.shutdownSignal]);
+  const acquiring = anySignal([delivery.controller.signal, host.shutdownSignal]);
   let lock: HeldLock | null;
   try {
     lock = await tryAcquireThroughOutage(host.locks, delivery.scopeKey, {
@@ -61,7 +60,7 @@ export async function runLocked(
   } catch (reason) {
     return { outcome: outcomeForAbort(reason), error: reason };
   } finally {
-    detach();
+    acquiring.dispose();
   }
   if (lock === null) return onConflict();
   try {
