@@ -80,7 +80,9 @@ describe('gateway lifecycle', () => {
     const holding = deferred();
     h = await startGatewayHarness({
       setup: (runtime) => {
-        runtime.onCommand('ask', () => void (handled += 1));
+        runtime.onCommand('ask', () => {
+          handled += 1;
+        });
         runtime.onMessage(async () => {
           holding.resolve();
           await release.promise;
