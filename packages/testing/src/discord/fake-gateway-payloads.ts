@@ -1,4 +1,4 @@
-import { FAKE_GATEWAY_THREAD_ID } from './fake-gateway.js';
+import { FAKE_GATEWAY_THREAD_ID } from './fake-gateway-guilds.js';
 import { DISCORD_TEST_IDS } from './payloads.js';
 
 /**

@@ -1,11 +1,10 @@
 export {
-  FAKE_GATEWAY_THREAD_ID,
   type FakeDiscordGateway,
   type FakeDiscordGatewayOptions,
   type FakeGatewayEvent,
-  type FakeGatewayGuild,
   startFakeDiscordGateway,
 } from './fake-gateway.js';
+export { FAKE_GATEWAY_THREAD_ID, type FakeGatewayGuild } from './fake-gateway-guilds.js';
 export { type FakeDiscord, startFakeDiscord } from './fake-gateway-pair.js';
 export {
   buildGatewayMessage,
