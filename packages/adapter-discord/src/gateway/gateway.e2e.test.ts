@@ -284,8 +284,8 @@ describe('reconnects, resumes and outages', () => {
   });
 
   it('heartbeats are ACKed: the client keeps one session, with no zombie reconnect', async () => {
-    h = await startGatewayHarness({ fakeGateway: { heartbeatIntervalMs: 40 } });
-    await h.fake.gateway.waitFor('heartbeat', 4);
+    h = await startGatewayHarness({ fakeGateway: { heartbeatIntervalMs: 250 } });
+    await h.fake.gateway.waitFor('heartbeat', 3);
     expect(h.fake.gateway.events.filter((e) => e.type === 'identify')).toHaveLength(1);
     expect(h.fake.gateway.events.filter((e) => e.type === 'close' || e.type === 'resume')).toEqual(
       [],
