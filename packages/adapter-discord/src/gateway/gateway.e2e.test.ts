@@ -278,7 +278,7 @@ describe('reconnects, resumes and outages', () => {
     h.fake.gateway.goDown();
     await expect.poll(() => h?.notices('gateway_disconnected').length, POLL).toBe(1);
     expect(h.notices('gateway_disconnected')[0]).toMatchObject({
-      detail: { recoverable: true, thresholdMs: 200 },
+      detail: { recoverable: true, thresholdMs: 200, shardId: 0 },
     });
     expect(h.notices('gateway_reconnected')).toEqual([]);
     h.fake.gateway.comeBack();
