@@ -9,6 +9,7 @@ import type {
   RtEvent,
   RuntimeHandle,
 } from '@rt/core';
+import { PendingSet } from '@rt/core/adapter';
 import type { WebClient } from '@slack/web-api';
 import { createRequestHandler } from './http/handle-request.js';
 import type { SlackInstallation } from './normalize/installation.js';
@@ -26,7 +27,6 @@ import {
 } from './outbound/slack-outbound.js';
 import { FollowUpRunner } from './respond/follow-up.js';
 import type { SlackShape } from './shapes.js';
-import { PendingSet } from './util/pending-set.js';
 
 /**
  * Slack over HTTP: Events API, slash commands and interactivity behind one web-standard

@@ -1,4 +1,4 @@
-import { timeoutSignal } from '../util/timeout-signal.js';
+import { timeoutSignal } from '@rt/core/adapter';
 
 /** The two deadlines of one request, both counted from its receipt. */
 export interface AckClock {

@@ -1,7 +1,7 @@
 import type { RuntimeHandle } from '@rt/core';
+import type { PendingSet } from '@rt/core/adapter';
 import type { ResolvedSlackOptions } from '../options.js';
 import type { FollowUpRunner } from '../respond/follow-up.js';
-import type { PendingSet } from '../util/pending-set.js';
 
 /** What the request handler needs from its adapter. */
 export interface RequestHandlerDeps {

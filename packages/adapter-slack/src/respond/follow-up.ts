@@ -1,12 +1,10 @@
 import type { RtEvent } from '@rt/core';
+import { abortable, PendingSet, timeoutSignal } from '@rt/core/adapter';
 import { SlackTokenError } from '../errors.js';
 import { installationOf } from '../normalize/installation.js';
 import type { ResolvedSlackOptions } from '../options.js';
 import { postJson } from '../outbound/direct-call.js';
 import { resolveToken } from '../outbound/token.js';
-import { abortable } from '../util/abortable.js';
-import { PendingSet } from '../util/pending-set.js';
-import { timeoutSignal } from '../util/timeout-signal.js';
 import type { FollowUp } from './answer.js';
 
 /** Reports a failed follow-up (the HTTP handler turns it into an `adapter_notice`). */

@@ -48,19 +48,25 @@ export interface Adapter {
    * or `undefined` to leave it to runtime options.
    */
   dispatchModeFor?(event: RtEvent): DispatchMode | undefined;
-  /** Opens inbound connections (Socket Mode, gateway). HTTP-only adapters omit it. */
-  start?(): Promise<void>;
+  /**
+   * Opens inbound connections (Socket Mode, gateway). HTTP-only adapters omit it. `signal` aborts
+   * when the runtime shuts down before the start finished: stop connecting and reject with its
+   * reason.
+   */
+  start?(signal: AbortSignal): Promise<void>;
   /**
    * Closes inbound connections. Called by `runtime.shutdown()` after admission has closed, so
-   * anything still arriving has already been rejected with reason `shutdown`. Idempotent.
+   * anything still arriving has already been rejected with reason `shutdown`. Waits only for the
+   * work in flight when it began (it must converge while traffic keeps arriving). `signal` aborts
+   * at the step's deadline: give up, reject with its reason, and leave nothing running. Idempotent.
    */
-  stop?(): Promise<void>;
+  stop?(signal: AbortSignal): Promise<void>;
   /**
    * Called by `runtime.shutdown()` after every admitted delivery has its outcome (and after
    * `stop()`): finish outbound work that outcomes started, such as a late busy signal for a
-   * dropped delivery. Bounded by the runtime like `stop()`. Idempotent.
+   * dropped delivery. Converges like `stop()`; `signal` aborts at the step's deadline. Idempotent.
    */
-  drain?(): Promise<void>;
+  drain?(signal: AbortSignal): Promise<void>;
   /** Posts `message` in reply to `event` (in its thread when it has one). */
   reply(event: RtEvent, message: OutboundMessage): Promise<PostedMessage>;
 }

@@ -129,7 +129,9 @@ class RtRuntime implements Runtime {
   start(): Promise<void> {
     if (this.#closed) return Promise.reject(new ShutdownError('runtime is shut down'));
     this.#started ??= Promise.all(
-      [...this.#adapters.values()].map((adapter) => adapter.start?.()),
+      [...this.#adapters.values()].map((adapter) =>
+        adapter.start?.(this.#shutdownController.signal),
+      ),
     ).then(
       () => undefined,
       (error: unknown) => {

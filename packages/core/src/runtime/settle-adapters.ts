@@ -1,13 +1,16 @@
 import type { Adapter } from '../adapter/adapter.js';
+import { adapterNotice } from '../adapter-kit/notices.js';
+import { abortable, timeoutSignal } from '../adapter-kit/signals.js';
 import type { Observation } from '../observe/observation.js';
 
 /**
  * Runs one shutdown step of every adapter at once: `stop` (SPEC 7, step 2: close inbound
- * connections) or `drain` (after the last outcome: finish outbound follow-ups). A step that throws
- * or rejects is observed as an `adapter_notice` named `<step>_failed`; one still pending after
- * `budgetMs` is observed as `<step>_timed_out` and no longer waited for, so a hung connection
- * cannot hold shutdown forever (its promise is left to settle on its own; a late rejection is
- * still contained). Adapters without the step are skipped. Never rejects.
+ * connections) or `drain` (after the last outcome: finish outbound follow-ups). Each adapter gets
+ * a signal that aborts after `budgetMs` (a `TimeoutError` `DOMException`), so it can give up its
+ * work instead of leaving it running. A step still pending at the budget is observed as an
+ * `adapter_notice` named `<step>_timed_out` and no longer waited for (its promise is left to
+ * settle on its own; a late rejection is contained); one that throws or rejects before is
+ * observed as `<step>_failed`. Adapters without the step are skipped. Never rejects.
  */
 export async function settleAdapters(
   adapters: Iterable<Adapter>,
@@ -15,36 +18,20 @@ export async function settleAdapters(
   budgetMs: number,
   observe: (observation: Observation) => void,
 ): Promise<void> {
-  const notice = (adapter: Adapter, name: string, error?: unknown) =>
-    observe({
-      type: 'adapter_notice',
-      at: Date.now(),
-      adapter: adapter.name,
-      name,
-      ...(error === undefined ? {} : { error }),
-    });
-  const stops = [...adapters].map(async (adapter) => {
+  const steps = [...adapters].map(async (adapter) => {
     if (!adapter[step]) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<'timed-out'>((resolve) => {
-      timer = setTimeout(() => resolve('timed-out'), budgetMs);
-    });
-    const stopped = Promise.resolve()
-      .then(() => adapter[step]?.())
-      .then(
-        () => 'stopped' as const,
-        (error: unknown) => {
-          notice(adapter, `${step}_failed`, error);
-          return 'failed' as const;
-        },
-      );
+    const budget = timeoutSignal(budgetMs, `adapter ${step} ran past its budget of ${budgetMs} ms`);
     try {
-      if ((await Promise.race([stopped, timedOut])) === 'timed-out') {
-        notice(adapter, `${step}_timed_out`);
-      }
+      await abortable(
+        Promise.resolve().then(() => adapter[step]?.(budget.signal)),
+        budget.signal,
+      );
+    } catch (error) {
+      if (budget.signal.aborted) observe(adapterNotice(adapter.name, `${step}_timed_out`));
+      else observe(adapterNotice(adapter.name, `${step}_failed`, undefined, error));
     } finally {
-      clearTimeout(timer);
+      budget.clear();
     }
   });
-  await Promise.all(stops);
+  await Promise.all(steps);
 }

@@ -1,0 +1,70 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startAckClock } from './ack-clock.js';
+
+describe('startAckClock', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('aborts the sync signal, then expires, counted from now by default', async () => {
+    const clock = startAckClock({ ackDeadlineMs: 300, syncDeadlineMs: 200 });
+    let expired = false;
+    void clock.expired.then(() => {
+      expired = true;
+    });
+    await vi.advanceTimersByTimeAsync(199);
+    expect(clock.syncSignal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(clock.syncSignal.reason).toMatchObject({ name: 'TimeoutError' });
+    await vi.advanceTimersByTimeAsync(99);
+    expect(expired).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(expired).toBe(true);
+  });
+
+  it('counts both deadlines from the receipt time it is given', async () => {
+    const receivedAt = Date.now();
+    await vi.advanceTimersByTimeAsync(250);
+    const clock = startAckClock({ ackDeadlineMs: 300, syncDeadlineMs: 200, receivedAt });
+    expect(clock.receivedAt).toBe(receivedAt);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(clock.syncSignal.aborted).toBe(true);
+    let expired = false;
+    void clock.expired.then(() => {
+      expired = true;
+    });
+    await vi.advanceTimersByTimeAsync(49);
+    expect(expired).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(expired).toBe(true);
+  });
+
+  it('fires at once for a delivery received longer ago than the deadline', async () => {
+    const clock = startAckClock({
+      ackDeadlineMs: 300,
+      syncDeadlineMs: 200,
+      receivedAt: Date.now() - 1000,
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    await clock.expired;
+    expect(clock.syncSignal.aborted).toBe(true);
+  });
+
+  it('never fires once disposed', async () => {
+    const clock = startAckClock({ ackDeadlineMs: 300, syncDeadlineMs: 200 });
+    clock.dispose();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(clock.syncSignal.aborted).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('refuses non-positive or inverted deadlines, naming the option', () => {
+    expect(() => startAckClock({ ackDeadlineMs: 0, syncDeadlineMs: 0 })).toThrow(/ackDeadlineMs/);
+    expect(() => startAckClock({ ackDeadlineMs: 100, syncDeadlineMs: 200 })).toThrow(
+      /syncDeadlineMs/,
+    );
+  });
+});

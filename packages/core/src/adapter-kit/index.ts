@@ -1,0 +1,18 @@
+/**
+ * The adapter kit (`@rt/core/adapter`): what every platform adapter needs to answer within an
+ * acknowledgement deadline, classify refusals, run bounded follow-ups and stop in bounded time.
+ */
+export { type AckClock, type AckClockOptions, startAckClock } from './ack-clock.js';
+export { type AnswerWithinOptions, answerWithin } from './answer-within.js';
+export { FollowUpRunner, type FollowUpRunnerOptions } from './follow-ups.js';
+export { adapterNotice } from './notices.js';
+export { PendingSet } from './pending-set.js';
+export { classifyRefusal, type RefusalKind } from './refusal.js';
+export {
+  abortable,
+  anySignal,
+  delay,
+  forwardAbort,
+  type TimeoutSignal,
+  timeoutSignal,
+} from './signals.js';
