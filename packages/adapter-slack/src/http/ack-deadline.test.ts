@@ -60,7 +60,7 @@ describe('the acknowledgement deadline', () => {
     await start();
     let aborted = false;
     let finished = false;
-    h.runtime.onViewSubmission('modal_cb', async (ctx) => {
+    h.runtime.onFormSubmit('modal_cb', async (ctx) => {
       ctx.signal.addEventListener('abort', () => {
         aborted = true;
       });
@@ -167,7 +167,7 @@ describe('the acknowledgement deadline', () => {
 
   it('answers as soon as the dispatch does when it beats the deadline, and raises no notice later', async () => {
     await start();
-    h.runtime.onViewSubmission('modal_cb', () => ({ response_action: 'clear' }));
+    h.runtime.onFormSubmit('modal_cb', () => ({ response_action: 'clear' }));
     const response = await h.send(buildViewSubmission());
     expect(await response.json()).toEqual({ response_action: 'clear' });
     await vi.advanceTimersByTimeAsync(5000);

@@ -72,7 +72,7 @@ describe('a deferred direct invocation dropped after its acknowledgement', () =>
       adapter: { dispatchModes: { view_submission: 'deferred' } },
     });
     const hold = deferred();
-    h.runtime.onViewSubmission('form', () => hold.promise);
+    h.runtime.onFormSubmit('form', () => hold.promise);
     await h.send(buildViewSubmission({ view: { callbackId: 'form' } }));
     await h.send(buildViewSubmission({ view: { callbackId: 'form' } }));
     await h.observed((o) => o.type === 'adapter_notice' && o.name === 'dropped_without_signal');

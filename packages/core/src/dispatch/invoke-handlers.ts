@@ -80,7 +80,9 @@ function makeContext(
     skipped: extras.skipped ?? [],
     batch: extras.batch ?? [event],
     adapter,
-    reply: (message: string | OutboundMessage) =>
-      adapter.reply(event, typeof message === 'string' ? { text: message } : message),
+    reply: (message: string | OutboundMessage, options?: { readonly signal?: AbortSignal }) =>
+      adapter.reply(event, typeof message === 'string' ? { text: message } : message, {
+        signal: options?.signal ?? signal,
+      }),
   };
 }

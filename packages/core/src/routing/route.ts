@@ -18,9 +18,9 @@ export type Route =
   | (RouteBase & { readonly kind: 'command'; readonly name: string })
   | (RouteBase & { readonly kind: 'action'; readonly actionId: Pattern })
   | (RouteBase & { readonly kind: 'suggestion'; readonly actionId: Pattern })
-  | (RouteBase & { readonly kind: 'shortcut'; readonly callbackId: Pattern })
-  | (RouteBase & { readonly kind: 'view_submission'; readonly callbackId: Pattern })
-  | (RouteBase & { readonly kind: 'view_closed'; readonly callbackId?: Pattern })
+  | (RouteBase & { readonly kind: 'shortcut'; readonly shortcutId: Pattern })
+  | (RouteBase & { readonly kind: 'form_submit'; readonly formId: Pattern })
+  | (RouteBase & { readonly kind: 'form_close'; readonly formId?: Pattern })
   | (RouteBase & { readonly kind: 'reaction'; readonly name?: string })
   | (RouteBase & { readonly kind: 'raw'; readonly type: string })
   | ((event: RtEvent) => boolean);
@@ -69,10 +69,11 @@ export function routeMatches(route: Route, event: RtEvent): boolean {
     case 'suggestion':
       return matchesId(route.actionId, event.actionId);
     case 'shortcut':
-    case 'view_submission':
-      return matchesId(route.callbackId, event.callbackId);
-    case 'view_closed':
-      return route.callbackId === undefined || matchesId(route.callbackId, event.callbackId);
+      return matchesId(route.shortcutId, event.shortcutId);
+    case 'form_submit':
+      return matchesId(route.formId, event.formId);
+    case 'form_close':
+      return route.formId === undefined || matchesId(route.formId, event.formId);
     case 'reaction':
       return route.name === undefined || route.name === event.type || route.name === event.text;
   }
@@ -98,15 +99,17 @@ export function validateRoute(route: Route): void {
       needs('actionId', route.actionId);
       break;
     case 'shortcut':
-    case 'view_submission':
-      needs('callbackId', route.callbackId);
+      needs('shortcutId', route.shortcutId);
+      break;
+    case 'form_submit':
+      needs('formId', route.formId);
       break;
     case 'raw':
       needs('type', route.type);
       break;
     case 'mention':
     case 'message':
-    case 'view_closed':
+    case 'form_close':
     case 'reaction':
       break;
     default:

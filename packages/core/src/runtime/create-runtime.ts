@@ -118,8 +118,29 @@ class RtRuntime implements Runtime {
     return this.on({ kind: 'action', actionId }, handler);
   }
 
-  onViewSubmission(callbackId: Pattern, handler: Handler): () => void {
-    return this.on({ kind: 'view_submission', callbackId }, handler);
+  onFormSubmit(formId: Pattern, handler: Handler): () => void {
+    return this.on({ kind: 'form_submit', formId }, handler);
+  }
+
+  onFormClose(formIdOrHandler: Pattern | Handler, handler?: Handler): () => void {
+    if (typeof formIdOrHandler === 'function')
+      return this.on({ kind: 'form_close' }, formIdOrHandler);
+    if (!handler) throw new TypeError('onFormClose(formId, handler) needs a handler');
+    return this.on({ kind: 'form_close', formId: formIdOrHandler }, handler);
+  }
+
+  onShortcut(shortcutId: Pattern, handler: Handler): () => void {
+    return this.on({ kind: 'shortcut', shortcutId }, handler);
+  }
+
+  onSuggestion(actionId: Pattern, handler: Handler): () => void {
+    return this.on({ kind: 'suggestion', actionId }, handler);
+  }
+
+  onReaction(nameOrHandler: string | Handler, handler?: Handler): () => void {
+    if (typeof nameOrHandler === 'function') return this.on({ kind: 'reaction' }, nameOrHandler);
+    if (!handler) throw new TypeError('onReaction(name, handler) needs a handler');
+    return this.on({ kind: 'reaction', name: nameOrHandler }, handler);
   }
 
   onEvent(type: string, handler: Handler): () => void {
