@@ -198,9 +198,11 @@ class RtRuntime implements Runtime {
       slot = admitted;
     }
     this.#ledger.open();
-    let marked: boolean;
+    // An event the platform never redelivers may ask for no mark (`dedupeTtlMs: 0`).
+    const ttlMs = event.dedupeTtlMs ?? this.options.dedupeTtlMs;
+    let marked = true;
     try {
-      marked = await this.options.state.markEvent(dedupeKeyOf(event), this.options.dedupeTtlMs);
+      if (ttlMs > 0) marked = await this.options.state.markEvent(dedupeKeyOf(event), ttlMs);
     } catch (error) {
       slot?.release();
       this.#emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });
