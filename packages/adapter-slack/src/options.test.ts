@@ -91,3 +91,16 @@ describe('webClientOptions', () => {
     });
   });
 });
+
+describe('signingSecret', () => {
+  it('may be left out (Socket Mode), and reading the HTTP handler then throws a TypeError naming it', async () => {
+    const { createSlackAdapter } = await import('./slack-adapter.js');
+    const adapter = createSlackAdapter({ botToken: 'xoxb-x' });
+    expect(() => adapter.handler).toThrow(TypeError);
+    expect(() => adapter.handler).toThrow(/signingSecret is required/);
+  });
+
+  it('is still refused when given empty', () => {
+    expect(() => resolveSlackOptions({ ...base, signingSecret: '' })).toThrow(TypeError);
+  });
+});

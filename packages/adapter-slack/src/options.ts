@@ -7,9 +7,10 @@ import { isSlackShape, SLACK_SHAPES, type SlackShape } from './shapes.js';
 export interface SlackAdapterOptions {
   /**
    * The app's signing secret, or several during a rotation (a request signed with any of them is
-   * accepted). Required; empty secrets are refused at construction.
+   * accepted). Required to use the HTTP `handler` (reading it throws without one); a Socket Mode
+   * app may leave it out. Empty secrets are refused at construction.
    */
-  readonly signingSecret: string | readonly string[];
+  readonly signingSecret?: string | readonly string[];
   /** Bot token (`xoxb-...`) for a single-workspace app. Give this or `tokenResolver`. */
   readonly botToken?: string;
   /**
@@ -137,6 +138,7 @@ export const DEFAULT_SLACK_ADAPTER_OPTIONS = Object.freeze({
 /** Options with defaults filled in and validated. */
 export interface ResolvedSlackOptions {
   readonly name: string;
+  /** Empty when no `signingSecret` was given (the HTTP handler is then unavailable). */
   readonly signingSecrets: readonly string[];
   readonly tokenResolver: SlackTokenResolver;
   readonly apiUrl: string;
@@ -173,6 +175,7 @@ function nonEmptyText(name: string, value: string): string {
 }
 
 function signingSecretsOf(value: unknown): readonly string[] {
+  if (value === undefined) return Object.freeze([]);
   const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : undefined;
   if (list === undefined || list.length === 0) {
     throw new TypeError('signingSecret must be a non-empty string or a non-empty array of them');

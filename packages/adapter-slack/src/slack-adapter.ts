@@ -12,7 +12,9 @@ import type {
 import { PendingSet } from '@rt/core/adapter';
 import type { WebClient } from '@slack/web-api';
 import { createRequestHandler } from './http/handle-request.js';
+import type { SlackCoreDeps } from './inbound/deps.js';
 import type { SlackInstallation } from './normalize/installation.js';
+import { emitSlackNotice } from './notices.js';
 import {
   type ResolvedSlackOptions,
   resolveSlackOptions,
@@ -25,64 +27,63 @@ import {
   SlackOutbound,
   type SlackViewDefinition,
 } from './outbound/slack-outbound.js';
-import { FollowUpRunner } from './respond/follow-up.js';
+import { createSlackFollowUps, type SlackFollowUps } from './respond/follow-up.js';
 import type { SlackShape } from './shapes.js';
 
 /**
- * Slack over HTTP: Events API, slash commands and interactivity behind one web-standard
- * `handler`, with shape-aware answers when the runtime refuses a delivery, outbound calls for
- * handlers and a History Reader. Create it with `createSlackAdapter`.
+ * Slack: Events API, slash commands and interactivity behind one web-standard `handler` (HTTP),
+ * on a transport-neutral core (`inbound/`) that a Socket Mode transport shares, with shape-aware
+ * answers when the runtime refuses a delivery, outbound calls for handlers and a History Reader.
+ * Create it with `createSlackAdapter`.
  */
 export class SlackAdapter implements Adapter, HistoryReader {
   readonly name: string;
   /** Slack conversations serialise per thread by default. */
   readonly defaultLockScope: LockScope = 'thread';
-  /**
-   * The web-standard request handler: mount it at the Request URL of the Events API, slash
-   * commands and interactivity (one URL serves all three). Node: `toNodeListener(adapter.handler)`.
-   * Answers 503 until the adapter is attached to a runtime. Never rejects.
-   */
-  readonly handler: (request: Request) => Promise<Response>;
   readonly #options: ResolvedSlackOptions;
   readonly #outbound: SlackOutbound;
-  readonly #followUps: FollowUpRunner;
+  readonly #followUps: SlackFollowUps;
   readonly #answering = new PendingSet();
+  readonly #core: SlackCoreDeps;
+  #handler: ((request: Request) => Promise<Response>) | undefined;
   #runtime: RuntimeHandle | undefined;
 
   constructor(options: SlackAdapterOptions) {
     this.#options = resolveSlackOptions(options);
     this.name = this.#options.name;
     this.#outbound = new SlackOutbound(this.#options);
-    this.#followUps = new FollowUpRunner(this.#options, (event, followUp, error) => {
-      this.#runtime?.observe({
-        type: 'adapter_notice',
-        at: this.#options.clock(),
-        adapter: this.name,
-        name: 'busy_signal_failed',
-        detail: { shape: event.shape, eventId: event.id, via: followUp.kind },
+    const notice: SlackCoreDeps['notice'] = (name, detail, error) =>
+      emitSlackNotice(this.#runtime, this.name, name, detail, error);
+    this.#followUps = createSlackFollowUps(this.#options, ({ event, followUp }, error) =>
+      notice(
+        'busy_signal_failed',
+        { shape: event.shape, eventId: event.id, via: followUp.kind },
         error,
-      });
-    });
-    const handle = createRequestHandler({
+      ),
+    );
+    this.#core = {
       options: this.#options,
       runtime: () => this.#runtime,
       followUps: this.#followUps,
       answering: this.#answering,
-    });
-    this.handler = async (request) => {
-      try {
-        return await handle(request);
-      } catch (error) {
-        this.#runtime?.observe({
-          type: 'adapter_notice',
-          at: this.#options.clock(),
-          adapter: this.name,
-          name: 'request_failed',
-          error,
-        });
-        return new Response(null, { status: 500 });
-      }
+      notice,
     };
+  }
+
+  /**
+   * The web-standard request handler: mount it at the Request URL of the Events API, slash
+   * commands and interactivity (one URL serves all three). Node: `toNodeListener(adapter.handler)`.
+   * Answers 503 until the adapter is attached to a runtime. Never rejects. Reading it throws
+   * `TypeError` when the adapter was created without `signingSecret` (required over HTTP).
+   */
+  get handler(): (request: Request) => Promise<Response> {
+    if (this.#options.signingSecrets.length === 0) {
+      throw new TypeError(
+        `slack adapter "${this.name}": signingSecret is required to use the HTTP handler`,
+      );
+    }
+    this.#handler ??= createRequestHandler(this.#core);
+    return this.#handler;
   }
 
   /** Registers the runtime. A second call with another runtime throws (one runtime per adapter). */
@@ -100,35 +101,36 @@ export class SlackAdapter implements Adapter, HistoryReader {
 
   /**
    * Called by `runtime.shutdown()` once admission has closed (idempotent; the HTTP server itself
-   * is the caller's to close). Resolves when no answer is being built from a dispatch (each is
-   * bounded by `ackDeadlineMs`) and no busy-signal follow-up is in flight (each bounded by
-   * `busySignalTimeoutMs`), including the refusals and follow-ups of requests that arrive while it
-   * waits. A late busy signal for a deferred delivery dropped after this resolved (while the
-   * runtime still waits for running handlers) is covered by `drain()`.
+   * is the caller's to close). Resolves when the acknowledgements being built from a dispatch when
+   * it began (each bounded by `ackDeadlineMs`) are out, and the busy-signal follow-ups in flight
+   * then (each bounded by `busySignalTimeoutMs`) have settled: it converges while requests keep
+   * arriving. Rejects with `signal.reason` when `signal` (the runtime's step deadline) aborts
+   * first. A late busy signal for a deferred delivery dropped after this resolved is covered by
+   * `drain()`.
    */
-  async stop(): Promise<void> {
-    await this.drainFollowUps();
+  async stop(signal?: AbortSignal): Promise<void> {
+    await this.drainFollowUps(signal);
   }
 
   /**
    * Called by `runtime.shutdown()` after every admitted delivery has its outcome: lets the late
    * busy signals those outcomes started (they start on the outcome's own tick) begin, then waits
-   * for every follow-up like `drainFollowUps()`. Each is time-bounded.
+   * like `drainFollowUps()`. Converges; rejects with `signal.reason` when `signal` aborts first.
    */
-  async drain(): Promise<void> {
+  async drain(signal?: AbortSignal): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
-    await this.drainFollowUps();
+    await this.drainFollowUps(signal);
   }
 
   /**
-   * Resolves once no answer is being built from a dispatch and every busy-signal follow-up
-   * started so far, or while it waits, has settled. Each is time-bounded.
+   * Resolves once the acknowledgements being built when it was called are out and then every
+   * busy-signal follow-up started by that moment has settled (theirs included). Work that arrives
+   * later is not waited for, so it converges under continuous traffic; each piece is
+   * time-bounded. Rejects with `signal.reason` when `signal` aborts first.
    */
-  async drainFollowUps(): Promise<void> {
-    while (this.#answering.size > 0 || this.#followUps.pending > 0) {
-      await this.#answering.settled();
-      await this.#followUps.drain();
-    }
+  async drainFollowUps(signal?: AbortSignal): Promise<void> {
+    await this.#answering.settledNow(signal);
+    await this.#followUps.drain(signal);
   }
 
   /** Posts `message` in the event's thread (`chat.postMessage` with `thread_ts`). */
@@ -203,8 +205,9 @@ export class SlackAdapter implements Adapter, HistoryReader {
 }
 
 /**
- * Creates a Slack HTTP adapter. Validates options at once: an empty signing secret, a missing
- * token source or a non-positive limit throws `TypeError`/`RangeError` naming the option.
+ * Creates a Slack adapter. Validates options at once: an empty signing secret, a missing token
+ * source or a non-positive limit throws `TypeError`/`RangeError` naming the option. Without
+ * `signingSecret` the adapter can serve a Socket Mode transport, but not `handler`.
  */
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   return new SlackAdapter(options);

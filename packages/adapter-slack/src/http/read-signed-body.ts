@@ -1,8 +1,8 @@
 import { discardBody, readBodyUpTo } from '@rt/core';
-import { isSslCheck } from '../parse/parse-body.js';
-import { emptyAck, textResponse } from '../respond/answer.js';
+import type { SlackCoreDeps } from '../inbound/deps.js';
 import { checkSignatureHeaders, verifySlackSignature } from '../verify/verify-signature.js';
-import { notice, type RequestHandlerDeps } from './request-deps.js';
+import { isSslCheck } from './decode-body.js';
+import { emptyResponse, textResponse } from './to-response.js';
 
 /**
  * How much of a body is read when the signature headers already fail: enough to recognise Slack's
@@ -21,8 +21,8 @@ export type SignedBody =
   | { readonly type: 'verified'; readonly text: string }
   | { readonly type: 'answered'; readonly response: Response };
 
-function refuse(deps: RequestHandlerDeps, reason: string): SignedBody {
-  notice(deps, 'signature_rejected', { reason });
+function refuse(deps: SlackCoreDeps, reason: string): SignedBody {
+  deps.notice('signature_rejected', { reason });
   return { type: 'answered', response: new Response(null, { status: 401 }) };
 }
 
@@ -38,7 +38,7 @@ function refuse(deps: RequestHandlerDeps, reason: string): SignedBody {
  * Every 401 emits an `adapter_notice` named `signature_rejected` with the reason.
  */
 export async function readSignedBody(
-  deps: RequestHandlerDeps,
+  deps: SlackCoreDeps,
   request: Request,
   nowMs: number,
 ): Promise<SignedBody> {
@@ -51,7 +51,7 @@ export async function readSignedBody(
   if (!headers.ok) {
     const probe = await readBodyUpTo(request, UNSIGNED_PROBE_LIMIT_BYTES);
     if (probe.type === 'body' && isSslCheck(probe.text, contentType)) {
-      return { type: 'answered', response: emptyAck() };
+      return { type: 'answered', response: emptyResponse() };
     }
     return refuse(deps, headers.reason);
   }
@@ -63,7 +63,7 @@ export async function readSignedBody(
   if (body.type === 'unreadable') {
     return { type: 'answered', response: textResponse(400, 'Bad Request: unreadable body') };
   }
-  if (isSslCheck(body.text, contentType)) return { type: 'answered', response: emptyAck() };
+  if (isSslCheck(body.text, contentType)) return { type: 'answered', response: emptyResponse() };
   const check = verifySlackSignature({
     secrets: options.signingSecrets,
     timestamp,

@@ -1,9 +1,26 @@
 /**
- * What the HTTP handler sends back for one delivery: the acknowledgement, and optionally a
- * follow-up call carrying a visible busy signal (sent after the acknowledgement is built).
+ * The transport-neutral acknowledgement of one Slack delivery. Each transport writes it its own
+ * way (`http/to-response.ts` over HTTP):
+ * - `empty`: the plain acknowledgement (HTTP 200, empty body);
+ * - `json`: an acknowledgement carrying `body` (HTTP 200 JSON; over Socket Mode, the ack payload);
+ * - `text`: a plain-text answer (HTTP `status`, default 200; a sync handler's string);
+ * - `invalid`: the payload could not be understood (HTTP 400 `Bad Request: <reason>`); nothing was
+ *   dispatched, and a redelivery would fail alike;
+ * - `retry`: nothing was marked; ask Slack to deliver again (HTTP 503, never `x-slack-no-retry`;
+ *   over Socket Mode, the ack is withheld);
+ * - `response`: a web `Response` a sync handler returned, sent as is over HTTP.
  */
+export type SlackAck =
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'json'; readonly body: unknown }
+  | { readonly kind: 'text'; readonly text: string; readonly status?: number }
+  | { readonly kind: 'invalid'; readonly reason: string }
+  | { readonly kind: 'retry'; readonly reason?: string }
+  | { readonly kind: 'response'; readonly response: Response };
+
+/** The acknowledgement, and optionally a follow-up carrying a visible busy signal. */
 export interface Answer {
-  readonly response: Response;
+  readonly ack: SlackAck;
   readonly followUp?: FollowUp;
 }
 
@@ -18,20 +35,18 @@ export type FollowUp =
       readonly view: Record<string, unknown>;
     };
 
-/** 200 with an empty body: Slack's plain acknowledgement. */
-export function emptyAck(): Response {
-  return new Response(null, { status: 200 });
+/** Slack's plain acknowledgement. */
+export const EMPTY_ACK: SlackAck = Object.freeze({ kind: 'empty' });
+
+/** Ask Slack to redeliver (nothing was marked). */
+export const RETRY_ACK: SlackAck = Object.freeze({ kind: 'retry' });
+
+/** An acknowledgement carrying a JSON `body`. */
+export function jsonAck(body: unknown): SlackAck {
+  return { kind: 'json', body };
 }
 
-/** 200 (or `status`) with a JSON body. */
-export function jsonResponse(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-  });
-}
-
-/** A short plain-text response (errors, refusals). */
-export function textResponse(status: number, text: string): Response {
-  return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+/** A plain-text answer (`status` defaults to 200 over HTTP). */
+export function textAck(text: string, status?: number): SlackAck {
+  return status === undefined ? { kind: 'text', text } : { kind: 'text', text, status };
 }

@@ -1,6 +1,6 @@
 import type { RtEvent } from '@rt/core';
 import type { SlackInteractive } from '../parse/payload-types.js';
-import { type Answer, emptyAck, jsonResponse, textResponse } from './answer.js';
+import { type Answer, EMPTY_ACK, jsonAck, RETRY_ACK } from './answer.js';
 import { busyOption, busyView, firstInputBlockId } from './busy-surfaces.js';
 import { viewSubmissionRefusal } from './view-submission-refusal.js';
 
@@ -13,9 +13,9 @@ function responseUrlOf(payload: SlackInteractive | Record<string, unknown>): str
 }
 
 function ephemeralVia(url: string | undefined, text: string): Answer {
-  if (url === undefined) return { response: emptyAck() };
+  if (url === undefined) return { ack: EMPTY_ACK };
   return {
-    response: emptyAck(),
+    ack: EMPTY_ACK,
     followUp: {
       kind: 'response_url',
       url,
@@ -29,8 +29,8 @@ function viewVia(
   triggerId: string | undefined,
   text: string,
 ): Answer {
-  if (triggerId === undefined) return { response: emptyAck() };
-  return { response: emptyAck(), followUp: { kind, triggerId, view: busyView(text) } };
+  if (triggerId === undefined) return { ack: EMPTY_ACK };
+  return { ack: EMPTY_ACK, followUp: { kind, triggerId, view: busyView(text) } };
 }
 
 /** Where a `block_actions` came from: a message, a modal, or an App Home tab. */
@@ -44,7 +44,8 @@ export function actionSurfaceOf(payload: SlackInteractive): 'message' | 'modal' 
 /**
  * The shape-aware answer to a delivery the runtime refused (admission rejected, prelude error,
  * shutdown), carrying `text` (SPEC 9.1):
- * - `event_callback`: 503, never `x-slack-no-retry`, so Slack's own retry carries the event;
+ * - `event_callback`: `retry` (HTTP 503, never `x-slack-no-retry`), so Slack's own retry carries
+ *   the event;
  * - slash command: 200 with an ephemeral `text`;
  * - `block_actions`: 200, then an ephemeral via `response_url` (from a message), `views.push` of a
  *   busy view (in a modal, keeping the user's input) or `views.open` (App Home);
@@ -59,9 +60,9 @@ export function refusalFor(event: RtEvent, text: string): Answer {
   const payload = event.payload as SlackInteractive;
   switch (event.shape) {
     case 'event_callback':
-      return { response: textResponse(503, 'Service Unavailable') };
+      return { ack: RETRY_ACK };
     case 'slash_command':
-      return { response: jsonResponse({ response_type: 'ephemeral', text }) };
+      return { ack: jsonAck({ response_type: 'ephemeral', text }) };
     case 'block_actions': {
       const surface = actionSurfaceOf(payload);
       if (surface === 'modal') return viewVia('views.push', payload.trigger_id, text);
@@ -73,11 +74,11 @@ export function refusalFor(event: RtEvent, text: string): Answer {
     case 'shortcut':
       return viewVia('views.open', payload.trigger_id, text);
     case 'view_submission':
-      return { response: viewSubmissionRefusal(firstInputBlockId(payload.view), text) };
+      return { ack: viewSubmissionRefusal(firstInputBlockId(payload.view), text) };
     case 'block_suggestion':
-      return { response: jsonResponse({ options: [busyOption(text)] }) };
+      return { ack: jsonAck({ options: [busyOption(text)] }) };
     default:
-      return { response: emptyAck() };
+      return { ack: EMPTY_ACK };
   }
 }
 

@@ -1,5 +1,6 @@
 import type { DispatchResult, RtEvent } from '@rt/core';
 import { describe, expect, it } from 'vitest';
+import { toResponse } from '../http/to-response.js';
 import { answerForResult } from './result-answer.js';
 
 const texts = { busyText: 'busy', unavailableText: 'unavailable' };
@@ -9,7 +10,7 @@ function event(shape: string, payload: Record<string, unknown> = {}): RtEvent {
 }
 
 async function bodyOf(result: DispatchResult, shape: string, payload?: Record<string, unknown>) {
-  const { response } = answerForResult(event(shape, payload), result, texts);
+  const response = toResponse(answerForResult(event(shape, payload), result, texts).ack);
   const text = await response.text();
   return {
     status: response.status,

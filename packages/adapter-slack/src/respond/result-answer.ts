@@ -1,5 +1,5 @@
 import type { DispatchResult, RtEvent } from '@rt/core';
-import { type Answer, emptyAck, jsonResponse, textResponse } from './answer.js';
+import { type Answer, EMPTY_ACK, jsonAck, type SlackAck, textAck } from './answer.js';
 import { refusalFor } from './refusal.js';
 
 /** Texts of the visible signals. */
@@ -9,27 +9,28 @@ export interface SignalTexts {
 }
 
 /** The plain acknowledgement of a shape: empty, except suggestions which must list options. */
-export function plainAck(event: RtEvent): Response {
-  return event.shape === 'block_suggestion' ? jsonResponse({ options: [] }) : emptyAck();
+export function plainAck(event: RtEvent): SlackAck {
+  return event.shape === 'block_suggestion' ? jsonAck({ options: [] }) : EMPTY_ACK;
 }
 
 /**
- * Turns a sync handler's return value into the acknowledgement body: a `Response` is sent as is;
+ * Turns a sync handler's return value into the acknowledgement: a `Response` is passed through
+ * (sent as is over HTTP);
  * a string becomes an ephemeral reply for slash commands (plain text elsewhere); an array answers
  * a `block_suggestion` as its `options`; any other value is sent as JSON (e.g. a view
  * submission's `{ response_action: 'errors', errors }` or a suggestion's `{ option_groups }`).
  */
-export function handlerResponse(event: RtEvent, value: unknown): Response {
-  if (value instanceof Response) return value;
+export function handlerResponse(event: RtEvent, value: unknown): SlackAck {
+  if (value instanceof Response) return { kind: 'response', response: value };
   if (typeof value === 'string') {
     return event.shape === 'slash_command'
-      ? jsonResponse({ response_type: 'ephemeral', text: value })
-      : textResponse(200, value);
+      ? jsonAck({ response_type: 'ephemeral', text: value })
+      : textAck(value);
   }
   if (Array.isArray(value) && event.shape === 'block_suggestion') {
-    return jsonResponse({ options: value });
+    return jsonAck({ options: value });
   }
-  return jsonResponse(value);
+  return jsonAck(value);
 }
 
 /**
@@ -44,11 +45,11 @@ export function answerForResult(
   result: DispatchResult,
   texts: SignalTexts,
 ): Answer {
-  if (result.status !== 'completed') return { response: plainAck(event) };
-  if (result.response !== undefined) return { response: handlerResponse(event, result.response) };
+  if (result.status !== 'completed') return { ack: plainAck(event) };
+  if (result.response !== undefined) return { ack: handlerResponse(event, result.response) };
   // An accepted event is marked: asking Slack to retry it would only meet the dedupe mark.
   if (result.outcome === 'completed' || event.shape === 'event_callback') {
-    return { response: plainAck(event) };
+    return { ack: plainAck(event) };
   }
   const busy = result.outcome === 'dropped' || result.outcome === 'superseded';
   return refusalFor(event, busy ? texts.busyText : texts.unavailableText);

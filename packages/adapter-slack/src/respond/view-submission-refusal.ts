@@ -1,4 +1,4 @@
-import { jsonResponse } from './answer.js';
+import { jsonAck, type SlackAck } from './answer.js';
 import { busyView } from './busy-surfaces.js';
 
 /**
@@ -7,9 +7,9 @@ import { busyView } from './busy-surfaces.js';
  * blocks, and rejects the answer when the id names anything else), or, without an input block,
  * `response_action: push` of a small busy view over the modal.
  */
-export function viewSubmissionRefusal(blockId: string | undefined, text: string): Response {
+export function viewSubmissionRefusal(blockId: string | undefined, text: string): SlackAck {
   if (blockId !== undefined) {
-    return jsonResponse({ response_action: 'errors', errors: { [blockId]: text } });
+    return jsonAck({ response_action: 'errors', errors: { [blockId]: text } });
   }
-  return jsonResponse({ response_action: 'push', view: busyView(text) });
+  return jsonAck({ response_action: 'push', view: busyView(text) });
 }

@@ -1,0 +1,68 @@
+import { startAckClock } from '@rt/core/adapter';
+import type { Normalized } from '../normalize/normalized.js';
+import type { SlackInbound } from '../parse/classify-payload.js';
+import { EMPTY_ACK, jsonAck, type SlackAck } from '../respond/answer.js';
+import { viewSubmissionRefusal } from '../respond/view-submission-refusal.js';
+import type { DeliveryFacts, SlackCoreDeps } from './deps.js';
+import { dispatchAndAnswer } from './dispatch-answer.js';
+import { normalizeInbound } from './normalize-inbound.js';
+
+/**
+ * The transport-neutral Slack core: answers one verified, classified payload. Order:
+ * `url_verification` (its challenge echoed as JSON); before `attach` (`retry`, reason
+ * `not attached`); `app_rate_limited` (`empty`, and an `adapter_notice`); normalisation (a payload
+ * it cannot read is `invalid`, an ignored event `empty`, a submitted busy placeholder the view
+ * error); then dispatch and the shape-aware answer on the kit (`dispatchAndAnswer`), out by
+ * `ackDeadlineMs` after receipt at the latest. A busy-signal follow-up is handed to the
+ * follow-up runner when the acknowledgement is built and is sent on a later turn, so it never
+ * delays the transport writing the acknowledgement. Resolves the acknowledgement; rejects only on
+ * a bug (the transport answers it as an unexpected failure).
+ */
+export async function answerSlackPayload(
+  deps: SlackCoreDeps,
+  inbound: SlackInbound,
+  facts: DeliveryFacts,
+): Promise<SlackAck> {
+  const { options } = deps;
+  if (inbound.type === 'url_verification') return jsonAck({ challenge: inbound.challenge });
+  const runtime = deps.runtime();
+  if (runtime === undefined) return { kind: 'retry', reason: 'not attached' };
+  if (inbound.type === 'app_rate_limited') {
+    deps.notice('app_rate_limited', {
+      teamId: inbound.body.team_id,
+      apiAppId: inbound.body.api_app_id,
+      minuteRateLimited: inbound.body.minute_rate_limited,
+    });
+    return EMPTY_ACK;
+  }
+  let normalized: Normalized;
+  try {
+    normalized = normalizeInbound(inbound, {
+      adapter: options.name,
+      receivedAt: facts.receivedAt,
+      retry: facts.retry,
+      botUserId: options.botUserId,
+      botId: options.botId,
+      ignoredMessageSubtypes: options.ignoredMessageSubtypes,
+    });
+  } catch (error) {
+    return { kind: 'invalid', reason: (error as Error).message };
+  }
+  if (normalized.type === 'ignore') return EMPTY_ACK;
+  if (normalized.type === 'busy-option') {
+    return viewSubmissionRefusal(normalized.blockId, options.busyText);
+  }
+  const { event } = normalized;
+  const clock =
+    facts.clock ??
+    startAckClock({ ackDeadlineMs: options.ackDeadlineMs, syncDeadlineMs: options.syncDeadlineMs });
+  const answering = dispatchAndAnswer(deps, runtime, event, clock)
+    .then((answer) => {
+      if (answer.followUp !== undefined) deps.followUps.start({ event, followUp: answer.followUp });
+      return answer.ack;
+    })
+    .finally(() => {
+      if (facts.clock === undefined) clock.dispose();
+    });
+  return deps.answering.track(answering);
+}

@@ -1,0 +1,61 @@
+import type { FinishedDelivery, RtEvent, RuntimeHandle } from '@rt/core';
+import { type AckClock, answerWithin } from '@rt/core/adapter';
+import type { Answer } from '../respond/answer.js';
+import { lateRefusalFor } from '../respond/late-refusal.js';
+import { refusalFor } from '../respond/refusal.js';
+import { answerForResult } from '../respond/result-answer.js';
+import type { SlackCoreDeps } from './deps.js';
+
+/**
+ * A deferred direct invocation was acknowledged, then dropped without running (its scope was
+ * busy): tell the user it is busy, after the fact, or make it observable where nothing is visible.
+ */
+function signalUnrun(deps: SlackCoreDeps, event: RtEvent, _finished: FinishedDelivery): void {
+  const followUp = lateRefusalFor(event, deps.options.busyText);
+  if (followUp === undefined) {
+    deps.notice('dropped_without_signal', { shape: event.shape, eventId: event.id });
+    return;
+  }
+  deps.followUps.start({ event, followUp });
+}
+
+/**
+ * Dispatches `event` and resolves its answer no later than `clock.expired` (the acknowledgement
+ * deadline, counted from receipt), on the kit's `answerWithin`. Sync dispatches get
+ * `clock.syncSignal`, which fires earlier. Refusals get the shape-aware refusal with busy or
+ * unavailable wording; an unexpected error is also observed as `dispatch_error`.
+ *
+ * When the deadline comes first (a sync handler ignoring its signal, a State slow to mark), the
+ * answer is the refusal with unavailable wording and an `adapter_notice` named
+ * `ack_deadline_passed` records it; the dispatch goes on unobserved by this delivery. Its late
+ * result starts no second answer and no busy signal, and it can never reject. If it turns out
+ * accepted, the delivery is handled: for the Events API the `retry` makes Slack redeliver, and the
+ * redelivery meets the dedupe mark and is answered as a duplicate, so the event is handled once;
+ * if the mark failed or was refused instead, nothing is marked and the redelivery carries the
+ * event. A direct invocation has no retry: its user saw the unavailable signal, yet a
+ * late-accepted handler runs.
+ */
+export function dispatchAndAnswer(
+  deps: SlackCoreDeps,
+  runtime: RuntimeHandle,
+  event: RtEvent,
+  clock: AckClock,
+): Promise<Answer> {
+  const { options } = deps;
+  const detail = { shape: event.shape, eventId: event.id };
+  return answerWithin<Answer>({
+    runtime,
+    event,
+    clock,
+    answer: (result) => answerForResult(event, result, options),
+    refuse: (kind) =>
+      refusalFor(event, kind === 'busy' ? options.busyText : options.unavailableText),
+    onUnexpected: (error) => deps.notice('dispatch_error', detail, error),
+    onDeadline: () =>
+      deps.notice('ack_deadline_passed', { ...detail, deadlineMs: options.ackDeadlineMs }),
+    // Events API callbacks are not direct invocations: nothing to tell a user.
+    ...(event.shape === 'event_callback'
+      ? {}
+      : { onAcceptedUnrun: (finished: FinishedDelivery) => signalUnrun(deps, event, finished) }),
+  });
+}

@@ -1,0 +1,36 @@
+import { buildShortcut } from '@rt/testing/slack';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from './test-support/harness.js';
+
+describe('Slack shutdown under continuous traffic', () => {
+  let h: Harness;
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it('converges: stop and drain wait only for what was in flight, so no step runs out its budget', async () => {
+    h = await startHarness();
+    h.runtime.on(
+      () => true,
+      async () => {},
+    );
+    let stopped = false;
+    // Eight clients sending shortcuts back to back, before and during shutdown. Once shutdown has
+    // begun each one is answered 200 with a `views.open` busy view: a follow-up that keeps arriving.
+    const clients = Array.from({ length: 8 }, async () => {
+      while (!stopped) {
+        expect((await h.send(buildShortcut())).status).toBe(200);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    });
+    await h.observed((o) => o.type === 'dispatch_finished');
+    await h.runtime.shutdown({ graceMs: 2000, abandonAfterMs: 1000 });
+    stopped = true;
+    await Promise.all(clients);
+    expect(h.fake.callsTo('views.open').length).toBeGreaterThan(0);
+    const timedOut = h.observations.filter(
+      (o) => o.type === 'adapter_notice' && o.name.endsWith('_timed_out'),
+    );
+    expect(timedOut).toEqual([]);
+  });
+});
