@@ -50,3 +50,13 @@ export class SlackCallError extends SlackAdapterError {
     this.slackError = details.slackError;
   }
 }
+
+/**
+ * The Socket Mode transport could not start: Slack refused the app token (`invalid_auth`,
+ * `not_authed`, ... in `cause`). `runtime.start()` rejects with it; the transport stops trying.
+ */
+export class SlackSocketModeError extends SlackAdapterError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RT_SLACK_SOCKET_MODE', message, options);
+  }
+}
