@@ -52,8 +52,10 @@ export class SlackCallError extends SlackAdapterError {
 }
 
 /**
- * The Socket Mode transport could not start: Slack refused the app token (`invalid_auth`,
- * `not_authed`, ... in `cause`). `runtime.start()` rejects with it; the transport stops trying.
+ * A Socket Mode failure: the transport could not start because Slack refused the app token
+ * (`invalid_auth`, `not_authed`, ... in `cause`; `runtime.start()` rejects with it and the
+ * transport stops trying), or an envelope's ack could not be sent because the connection it
+ * arrived on had closed (the `error` of an `ack_failed` notice).
  */
 export class SlackSocketModeError extends SlackAdapterError {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -46,6 +46,8 @@ export class ConnectionLoop {
   #loop: Promise<void> | undefined;
   #firstConnect: Promise<void> | undefined;
   #connections = 0;
+  /** The number of the open connection, 0 while none is. */
+  #open = 0;
   #starting = false;
   #disconnectReason: string | undefined;
 
@@ -57,6 +59,22 @@ export class ConnectionLoop {
     this.#client = client;
     this.#options = options;
     this.#reports = reports;
+    // The client emits these synchronously, before it hands on the next frame.
+    client.on('connected', () => {
+      this.#connections += 1;
+      this.#open = this.#connections;
+    });
+    client.on('disconnected', () => {
+      this.#open = 0;
+    });
+  }
+
+  /**
+   * The number of the open connection (1 for the first, then 2, ...), or 0 while none is open.
+   * An envelope's ack is only sent on the connection it arrived on.
+   */
+  get openConnection(): number {
+    return this.#open;
   }
 
   /**
@@ -141,7 +159,6 @@ export class ConnectionLoop {
         this.#starting = false;
       }
       if (this.stopping) break;
-      this.#connections += 1;
       connectedOnce = true;
       resolveFirst();
       this.#reports.connected(this.#connections);

@@ -1,5 +1,6 @@
 import type { DeliveryRetry } from '@rt/core';
 import { abortable, PendingSet } from '@rt/core/adapter';
+import { SlackSocketModeError } from '../errors.js';
 import { answerSlackPayload } from '../inbound/answer-payload.js';
 import type { SlackCoreDeps } from '../inbound/deps.js';
 import {
@@ -82,7 +83,7 @@ export class SocketModeTransport {
       },
     );
     this.#client.on('slack_event', (args: SlackEventArgs) => {
-      this.#inFlight.track(this.#answer(args));
+      this.#inFlight.track(this.#answer(args, this.#loop.openConnection));
     });
     this.#loop = new ConnectionLoop(this.#client, options, {
       connected: (connection) => notice('socket_connected', { connection }),
@@ -130,8 +131,8 @@ export class SocketModeTransport {
     await closed;
   }
 
-  /** Answers one envelope and sends its ack. Never rejects. */
-  async #answer(args: SlackEventArgs): Promise<void> {
+  /** Answers one envelope that arrived on connection `connection` and sends its ack. Never rejects. */
+  async #answer(args: SlackEventArgs, connection: number): Promise<void> {
     const { notice, options } = this.#core;
     const source = args.type === GUARDED_EVENTS_API ? 'events_api' : args.type;
     const detail = detailOf(args, source);
@@ -148,6 +149,16 @@ export class SocketModeTransport {
       notice('envelope_invalid', { ...detail, reason: action.invalid });
     if (action.dropped !== undefined)
       notice('ack_payload_dropped', { ...detail, reason: action.dropped });
+    if (this.#loop.openConnection !== connection) {
+      // Its socket is gone: Slack redelivers an event (an accepted one meets its dedupe mark);
+      // a direct invocation's user saw an error. Never sent on another connection.
+      notice(
+        'ack_failed',
+        detail,
+        new SlackSocketModeError('the connection the envelope arrived on closed before its ack'),
+      );
+      return;
+    }
     try {
       await args.ack(action.payload);
     } catch (error) {
