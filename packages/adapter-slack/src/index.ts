@@ -20,6 +20,7 @@ export {
 } from './options.js';
 export type { SlackMessageRef } from './outbound/event-refs.js';
 export type {
+  CallOptions,
   RespondOptions,
   SlackMessage,
   SlackViewDefinition,

@@ -1,6 +1,6 @@
-import { buildShortcut } from '@rt/testing/slack';
+import { buildMessageEvent, buildShortcut } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './test-support/harness.js';
+import { deferred, type Harness, startHarness } from './test-support/harness.js';
 
 describe('Slack shutdown under continuous traffic', () => {
   let h: Harness;
@@ -32,5 +32,30 @@ describe('Slack shutdown under continuous traffic', () => {
       (o) => o.type === 'adapter_notice' && o.name.endsWith('_timed_out'),
     );
     expect(timedOut).toEqual([]);
+  });
+
+  it('gives up when its signal aborts, rejecting with the reason, while a follow-up still hangs', async () => {
+    h = await startHarness({
+      runtime: { maxDetached: 1 },
+      adapter: { busySignalTimeoutMs: 60_000 },
+    });
+    const gate = deferred();
+    h.runtime.on(
+      () => true,
+      async (ctx) => {
+        if (ctx.event.text === 'hold') await gate.promise;
+      },
+    );
+    expect((await h.send(buildMessageEvent({ text: 'hold' }))).status).toBe(200);
+    h.fake.hang('views.open');
+    expect((await h.send(buildShortcut())).status).toBe(200);
+    await h.fake.waitForCalls('views.open');
+    const controller = new AbortController();
+    const stopping = h.adapter.stop(controller.signal);
+    const reason = new DOMException('stop ran past its budget', 'TimeoutError');
+    controller.abort(reason);
+    await expect(stopping).rejects.toBe(reason);
+    gate.resolve();
+    await h.fake.close();
   });
 });

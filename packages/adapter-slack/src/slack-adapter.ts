@@ -22,6 +22,7 @@ import {
 } from './options.js';
 import type { SlackMessageRef } from './outbound/event-refs.js';
 import {
+  type CallOptions,
   type RespondOptions,
   type SlackMessage,
   SlackOutbound,
@@ -153,35 +154,53 @@ export class SlackAdapter implements Adapter, HistoryReader {
     await this.#followUps.drain(signal);
   }
 
-  /** Posts `message` in the event's thread (`chat.postMessage` with `thread_ts`). */
-  reply(event: RtEvent, message: OutboundMessage | string): Promise<PostedMessage> {
-    return this.#outbound.reply(event, message);
+  /**
+   * Posts `message` in the event's thread (`chat.postMessage` with `thread_ts`). Like every
+   * outbound method it takes `signal`: at the abort it rejects with `signal.reason` and the HTTP
+   * request is cancelled.
+   */
+  reply(
+    event: RtEvent,
+    message: OutboundMessage | string,
+    options?: CallOptions,
+  ): Promise<PostedMessage> {
+    return this.#outbound.reply(event, message, options);
   }
 
   /** Posts in a channel (default: the event's), in a thread when `threadTs` is given. */
   post(
     event: RtEvent,
     message: SlackMessage,
-    options?: { channel?: string; threadTs?: string },
+    options?: { channel?: string; threadTs?: string } & CallOptions,
   ): Promise<PostedMessage> {
     return this.#outbound.post(event, message, options);
   }
 
   /** Edits a message (`chat.update`). */
-  update(event: RtEvent, target: SlackMessageRef, message: SlackMessage): Promise<void> {
-    return this.#outbound.update(event, target, message);
+  update(
+    event: RtEvent,
+    target: SlackMessageRef,
+    message: SlackMessage,
+    options?: CallOptions,
+  ): Promise<void> {
+    return this.#outbound.update(event, target, message, options);
   }
 
   /** Adds a reaction to `target`, by default the message the event is about. */
-  react(event: RtEvent, name: string, target?: SlackMessageRef): Promise<void> {
-    return this.#outbound.react(event, name, target);
+  react(
+    event: RtEvent,
+    name: string,
+    target?: SlackMessageRef,
+    options?: CallOptions,
+  ): Promise<void> {
+    return this.#outbound.react(event, name, target, options);
   }
 
   /** Posts a message only one user sees (default: the event's user, in the event's channel). */
   postEphemeral(
     event: RtEvent,
     message: SlackMessage,
-    options?: { channel?: string; user?: string },
+    options?: { channel?: string; user?: string } & CallOptions,
   ): Promise<void> {
     return this.#outbound.postEphemeral(event, message, options);
   }
@@ -192,20 +211,28 @@ export class SlackAdapter implements Adapter, HistoryReader {
   }
 
   /** Opens a modal with the event's `trigger_id`; resolves the new view's id. */
-  openView(event: RtEvent, view: SlackViewDefinition): Promise<string | undefined> {
-    return this.#outbound.openView(event, view);
+  openView(
+    event: RtEvent,
+    view: SlackViewDefinition,
+    options?: CallOptions,
+  ): Promise<string | undefined> {
+    return this.#outbound.openView(event, view, options);
   }
 
   /** Pushes a modal with the event's `trigger_id`; resolves the new view's id. */
-  pushView(event: RtEvent, view: SlackViewDefinition): Promise<string | undefined> {
-    return this.#outbound.pushView(event, view);
+  pushView(
+    event: RtEvent,
+    view: SlackViewDefinition,
+    options?: CallOptions,
+  ): Promise<string | undefined> {
+    return this.#outbound.pushView(event, view, options);
   }
 
   /** Replaces a view (default: the event's own view). */
   updateView(
     event: RtEvent,
     view: SlackViewDefinition,
-    options?: { viewId?: string; hash?: string },
+    options?: { viewId?: string; hash?: string } & CallOptions,
   ): Promise<void> {
     return this.#outbound.updateView(event, view, options);
   }

@@ -60,11 +60,24 @@ export {
   type StrategyName,
 } from './runtime/options.js';
 export type { Runtime, RuntimeStats, ShutdownOptions } from './runtime/runtime-types.js';
+export {
+  installationMarkKey,
+  MAX_MARK_KEYS,
+  markKeyInstallation,
+} from './state/mark-keys.js';
 export { ReleaseWaiters } from './state/release-waiters.js';
-export { hasLockWakeups, type Lease, type LockWakeups, type State } from './state/state.js';
+export {
+  hasLockWakeups,
+  hasMultiKeyMark,
+  type Lease,
+  type LockWakeups,
+  type MultiKeyMark,
+  type State,
+} from './state/state.js';
 export {
   assertKey,
   assertLease,
+  assertMarkKeys,
   assertTimeoutMs,
   assertTtlMs,
 } from './state/validate-arguments.js';

@@ -1,4 +1,7 @@
 import { runStateConformance } from '@rt/testing/state';
 import { createMemoryState } from './memory-state.js';
 
-runStateConformance('memory state', () => createMemoryState(), { lockWakeups: true });
+runStateConformance('memory state', () => createMemoryState(), {
+  lockWakeups: true,
+  multiKeyMark: true,
+});

@@ -11,10 +11,11 @@
  * one key (acquire, release, acquire, ...) never piles up checks.
  */
 import { randomUUID } from 'node:crypto';
-import type { Lease, LockWakeups, State } from '@rt/core';
+import type { Lease, LockWakeups, MultiKeyMark, State } from '@rt/core';
 import {
   assertKey,
   assertLease,
+  assertMarkKeys,
   assertTimeoutMs,
   assertTtlMs,
   ReleaseWaiters,
@@ -42,8 +43,8 @@ export interface MemoryStateStats {
   readonly waiters: number;
 }
 
-/** A memory `State` with the `LockWakeups` capability and introspection. */
-export interface MemoryState extends State, LockWakeups {
+/** A memory `State` with the `LockWakeups` and `MultiKeyMark` capabilities and introspection. */
+export interface MemoryState extends State, LockWakeups, MultiKeyMark {
   /** Live counts; cheap (no scan). */
   stats(): MemoryStateStats;
 }
@@ -75,6 +76,10 @@ type Scheduled =
  * entry expired and was reclaimed, without remembering any key. Fences of different State objects
  * are not comparable.
  *
+ * Multi-key marks (`markEvents`, the optional `MultiKeyMark` capability) are the same marks as
+ * `markEvent`'s, with the same expiry and reclamation: each key of a successful call is one mark
+ * entry with one queued check.
+ *
  * After `close()` (idempotent; stops the sweeper, drops all entries, rejects parked waiters) every
  * operation rejects with `StateClosedError`. Bad arguments reject with `TypeError`/`RangeError`.
  */
@@ -101,16 +106,23 @@ class MemoryStateImpl implements MemoryState {
     assertKey(key);
     assertTtlMs(ttlMs);
     const now = this.#options.now();
-    const mark = this.#marks.get(key);
-    if (mark !== undefined) {
-      if (mark.expiresAt > now) return false;
-      // Expired but not yet swept: reuse the entry; its queued check reschedules itself.
-      mark.expiresAt = now + ttlMs;
-      return true;
-    }
-    const entry: MarkEntry = { expiresAt: now + ttlMs };
-    this.#marks.set(key, entry);
-    this.#schedule({ kind: 'mark', key, entry });
+    if (this.#isMarked(key, now)) return false;
+    this.#mark(key, now + ttlMs);
+    return true;
+  }
+
+  /**
+   * All or nothing: when any key is alive nothing is written (no key marked, no mark extended);
+   * otherwise every key is marked for `ttlMs`. The check and the writes run without an `await`,
+   * so no other operation can come between them. Shares its marks with `markEvent`.
+   */
+  async markEvents(keys: readonly string[], ttlMs: number): Promise<boolean> {
+    this.#assertOpen('markEvents');
+    assertMarkKeys(keys);
+    assertTtlMs(ttlMs);
+    const now = this.#options.now();
+    if (keys.some((key) => this.#isMarked(key, now))) return false;
+    for (const key of keys) this.#mark(key, now + ttlMs);
     return true;
   }
 
@@ -206,6 +218,24 @@ class MemoryStateImpl implements MemoryState {
       this.#closed = Promise.resolve();
     }
     return this.#closed;
+  }
+
+  #isMarked(key: string, now: number): boolean {
+    const mark = this.#marks.get(key);
+    return mark !== undefined && mark.expiresAt > now;
+  }
+
+  /** Marks `key` until `expiresAt`; the caller has checked that it is not alive. */
+  #mark(key: string, expiresAt: number): void {
+    const mark = this.#marks.get(key);
+    if (mark !== undefined) {
+      // Expired but not yet swept: reuse the entry; its queued check reschedules itself.
+      mark.expiresAt = expiresAt;
+      return;
+    }
+    const entry: MarkEntry = { expiresAt };
+    this.#marks.set(key, entry);
+    this.#schedule({ kind: 'mark', key, entry });
   }
 
   #assertOpen(operation: string): void {

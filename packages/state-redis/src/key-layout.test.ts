@@ -1,3 +1,4 @@
+import { installationMarkKey } from '@rt/core';
 import { describe, expect, it } from 'vitest';
 import { keyLayout } from './key-layout.js';
 
@@ -37,5 +38,52 @@ describe('keyLayout', () => {
     const names = new Set(keys.map((key) => layout.lockKey(key)));
     expect(names.size).toBe(keys.length);
     expect(hashedPart(layout.lockKey('a'))).not.toBe(hashedPart(layout.lockKey('b')));
+  });
+
+  it('tags the dedupe marks of rt keys by installation, whatever their kind and id', () => {
+    const layout = keyLayout('rt:');
+    const event = installationMarkKey('event', 'slack', 'T1', 'Ev1');
+    expect(layout.markKey(event)).toBe('rt:{slack:T1}:mark:event:slack:T1:Ev1');
+    const sameInstallation = [
+      event,
+      installationMarkKey('event', 'slack', 'T1', 'Ev2'),
+      installationMarkKey('message', 'slack', 'T1', 'C1/1700000000.000100'),
+      installationMarkKey('message-edit', 'slack', 'T1', '{x}'),
+    ];
+    const tags = new Set(sameInstallation.map((key) => hashedPart(layout.markKey(key))));
+    expect([...tags]).toEqual(['slack:T1']);
+    const elsewhere = installationMarkKey('event', 'slack', 'T2', 'Ev1');
+    expect(hashedPart(layout.markKey(elsewhere))).toBe('slack:T2');
+    const braced = installationMarkKey('event', 'a{b}', 'c}', 'Ev1');
+    expect(hashedPart(layout.markKey(braced))).toBe('a%257Bb%257D:c%257D');
+  });
+
+  it('keeps a key not in the rt form under its own tag, as before', () => {
+    const layout = keyLayout('');
+    expect(layout.markKey('plain')).toBe('{plain}:mark');
+    expect(layout.markKey('a:b:c')).toBe('{a:b:c}:mark');
+    expect(layout.markKey('{a}')).toBe('{%7Ba%7D}:mark');
+  });
+
+  it('never maps two different mark keys to the same Redis key, across both forms', () => {
+    const layout = keyLayout('rt:');
+    const keys = [
+      'a',
+      'a:b',
+      'a:b:c',
+      'a:b:c:d',
+      'x:b:c:d',
+      'a:b:c:d:e',
+      'a:b:c:mark',
+      'b:c',
+      '{b:c}',
+      '%7Bb:c%7D',
+      'k:b:c:}:mark:k:b:c:',
+      installationMarkKey('event', 'b', 'c', 'd'),
+      installationMarkKey('message', 'b', 'c', 'd'),
+    ];
+    const names = new Set(keys.map((key) => layout.markKey(key)));
+    expect(names.size).toBe(keys.length);
+    for (const key of keys) expect(layout.markKey(key)).not.toBe(layout.lockKey(key));
   });
 });

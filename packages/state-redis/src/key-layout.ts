@@ -1,16 +1,23 @@
 /**
- * Where the State keeps things in Redis. Every Redis key of one State key carries that key as a
- * hash tag, with `%`, `{` and `}` percent-encoded (`%25`, `%7B`, `%7D`) so the tag is exactly the
- * encoded key, never empty and never cut short:
+ * Where the State keeps things in Redis. Every Redis key carries a hash tag, with `%`, `{` and `}`
+ * percent-encoded (`%25`, `%7B`, `%7D`) so the tag is exactly the encoded text, never empty and
+ * never cut short:
  *
- *   <prefix>{<key>}:mark    dedupe mark, value "1", expires after the mark's TTL
- *   <prefix>{<key>}:lock    lock holder's token, expires with the lease
- *   <prefix>{<key>}:fence   last fence issued for the lock, outlives the lease by fenceRetentionMs
- *   <prefix>lock-released   pub/sub channel; each message is a released lock's key (as given)
+ *   <prefix>{<installation>}:mark:<key>  dedupe mark of an rt key `<kind>:<adapter>:<tenant>:<id>`
+ *                                        (the tag is its `<adapter>:<tenant>`), value "1",
+ *                                        expires after the mark's TTL
+ *   <prefix>{<key>}:mark                 dedupe mark of any other key, likewise
+ *   <prefix>{<key>}:lock                 lock holder's token, expires with the lease
+ *   <prefix>{<key>}:fence                last fence issued for the lock, outlives the lease by
+ *                                        fenceRetentionMs
+ *   <prefix>lock-released                pub/sub channel; each message is a released lock's key
  *
  * So the lock and fence keys of one lock share a Redis Cluster slot (one script may touch both),
- * and different keys spread over slots. The prefix must not contain `{` or `}`.
+ * and so do all dedupe marks of one installation (one `markEvents` script marks several identities
+ * of one delivery; `markEvent` and `markEvents` name the same Redis key for a key). Locks spread
+ * over slots by key, marks by installation. The prefix must not contain `{` or `}`.
  */
+import { markKeyInstallation } from '@rt/core';
 
 /** The Redis names of one State key. */
 export interface KeyLayout {
@@ -24,7 +31,12 @@ export interface KeyLayout {
 export function keyLayout(prefix: string): KeyLayout {
   const tagged = (key: string) => `${prefix}{${encodeTag(key)}}`;
   return Object.freeze({
-    markKey: (key: string) => `${tagged(key)}:mark`,
+    markKey: (key: string) => {
+      const installation = markKeyInstallation(key);
+      return installation === undefined
+        ? `${tagged(key)}:mark`
+        : `${tagged(installation)}:mark:${key}`;
+    },
     lockKey: (key: string) => `${tagged(key)}:lock`,
     fenceKey: (key: string) => `${tagged(key)}:fence`,
     releaseChannel: `${prefix}lock-released`,

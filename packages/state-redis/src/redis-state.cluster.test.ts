@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { StateUnavailableError } from '@rt/core';
+import { installationMarkKey, StateUnavailableError } from '@rt/core';
 import { runStateConformance } from '@rt/testing/state';
 import { Cluster, type Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ afterAll(async () => {
 runStateConformance(
   'redis state on a Redis Cluster client',
   () => createRedisState({ client: cluster }),
-  { lockWakeups: true, shortTtlMs: 150 },
+  { lockWakeups: true, multiKeyMark: true, shortTtlMs: 150 },
 );
 
 describe('redis state on a Redis Cluster client', () => {
@@ -119,5 +119,57 @@ describe('redis state on a Redis Cluster client', () => {
     );
     expect(await admin.exists(keyLayout('rt:').markKey(name))).toBe(0);
     expect(await live.markEvent(name, 60_000)).toBe(true);
+  });
+
+  it('marks the keys of one installation in one script, all in one slot', async () => {
+    state = createRedisState({ client: cluster });
+    const tenant = randomUUID();
+    const keys = ['Ev1', 'Ev2', 'C1/1.1'].map((id, index) =>
+      installationMarkKey(index < 2 ? 'event' : 'message', 'slack', tenant, id),
+    );
+    const slots = new Set(
+      await Promise.all(
+        keys.map(
+          (key) => admin.cluster('KEYSLOT', keyLayout('rt:').markKey(key)) as Promise<number>,
+        ),
+      ),
+    );
+    expect(slots.size).toBe(1);
+    expect(await state.markEvents(keys, 60_000)).toBe(true);
+    expect(
+      await state.markEvents(
+        [keys[2]!, installationMarkKey('event', 'slack', tenant, 'Ev3')],
+        60_000,
+      ),
+    ).toBe(false);
+    expect(await state.markEvent(keys[1]!, 60_000)).toBe(false);
+  });
+
+  it('never applies any key of a markEvents that failed when its node connection dropped', async () => {
+    state = createRedisState({ client: cluster, maxReconnectDelayMs: 50 });
+    const live = state;
+    const tenant = randomUUID();
+    const keys = ['Ev1', 'C1/1.1'].map((id) => installationMarkKey('event', 'slack', tenant, id));
+    expect(await live.markEvent(`cluster:${randomUUID()}`, 60_000)).toBe(true);
+
+    await pauseWrites(admin);
+    // The handler is attached at once: the rejection may come while the test is still killing.
+    const markingFails = expect(live.markEvents(keys, 60_000)).rejects.toBeInstanceOf(
+      StateUnavailableError,
+    );
+    await until(async () => (await blockedClients(admin, STATE_CONNECTION_NAME)).length > 0);
+    expect(await killClientsNamed(admin, STATE_CONNECTION_NAME)).toBeGreaterThan(0);
+    await markingFails;
+    await admin.client('UNPAUSE');
+
+    // Once the cluster client has recovered, none of the failed marks is there.
+    await until(() =>
+      live.markEvent(`cluster:${randomUUID()}`, 60_000).then(
+        () => true,
+        () => false,
+      ),
+    );
+    expect(await admin.exists(...keys.map((key) => keyLayout('rt:').markKey(key)))).toBe(0);
+    expect(await live.markEvents(keys, 60_000)).toBe(true);
   });
 });

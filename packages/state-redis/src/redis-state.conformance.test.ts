@@ -13,5 +13,6 @@ afterAll(async () => {
 
 runStateConformance('redis state (own client)', () => createRedisState({ url: redis.url }), {
   lockWakeups: true,
+  multiKeyMark: true,
   shortTtlMs: 150,
 });

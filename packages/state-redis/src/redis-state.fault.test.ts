@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { StateUnavailableError } from '@rt/core';
+import { installationMarkKey, StateUnavailableError } from '@rt/core';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keyLayout } from './key-layout.js';
@@ -16,6 +16,8 @@ import {
 import { type PrivateRedisServer, startRedisServer } from './test-support/redis-server.js';
 
 const key = (label: string) => `fault:${randomUUID()}:${label}`;
+/** An rt mark key of one installation per label (`markEvents` takes one installation per call). */
+const installationKey = (id: string) => installationMarkKey('event', 'fault', 'T1', id);
 const layout = keyLayout('rt:');
 
 describe('redis state across a Redis outage', () => {
@@ -61,6 +63,7 @@ describe('redis state across a Redis outage', () => {
         const name = key(`w${index}-${worker.cycles}`);
         try {
           await track(live.markEvent(name, 60_000));
+          await track(live.markEvents([`${name}:a`, `${name}:b`].map(installationKey), 60_000));
           const lease = await track(live.acquireLock(name, 60_000));
           await track(live.renewLock(lease!, 60_000));
           await track(live.releaseLock(lease!));
@@ -141,6 +144,36 @@ describe('redis state across a Redis outage', () => {
     expect(await admin.exists(layout.markKey(name))).toBe(0);
     expect(await live.markEvent(name, 60_000)).toBe(true);
     expect(client.status).toBe('ready');
+  });
+
+  it('never applies any key of a markEvents that failed when its connection dropped', async () => {
+    state = createRedisState({ url: server.url, maxReconnectDelayMs: 50 });
+    const live = state;
+    const tenant = randomUUID();
+    const keys = ['Ev1', 'C1/1.1', 'C1/1.2'].map((id) =>
+      installationMarkKey('event', 'f', tenant, id),
+    );
+    expect(await live.markEvents([installationMarkKey('event', 'f', tenant, 'warm')], 60_000)).toBe(
+      true,
+    );
+    await pauseWrites(admin);
+    // The handler is attached at once: the rejection may come while the test is still killing.
+    const markingFails = expect(live.markEvents(keys, 60_000)).rejects.toBeInstanceOf(
+      StateUnavailableError,
+    );
+    await until(async () => (await blockedClients(admin, STATE_CONNECTION_NAME)).length > 0);
+    const [blocked] = await blockedClients(admin, STATE_CONNECTION_NAME);
+    expect(blocked!.cmd).toBe('evalsha');
+    expect(await killClientsNamed(admin, STATE_CONNECTION_NAME)).toBe(1);
+    await markingFails;
+    await admin.client('UNPAUSE');
+
+    await until(() => live.client.status === 'ready');
+    // A re-sent script would be answered before this PING on the same connection.
+    expect(await live.client.ping()).toBe('PONG');
+    expect(await admin.exists(...keys.map((name) => layout.markKey(name)))).toBe(0);
+    // The platform's retry of that delivery is accepted, under every one of its keys.
+    expect(await live.markEvents(keys, 60_000)).toBe(true);
   });
 
   it('never hands an operation to a disconnected client, so nothing failed runs later', async () => {

@@ -3,10 +3,11 @@
  * the same Redis. Each operation is one atomic command or one Lua script.
  */
 import { randomUUID } from 'node:crypto';
-import type { Lease, LockWakeups, State } from '@rt/core';
+import type { Lease, LockWakeups, MultiKeyMark, State } from '@rt/core';
 import {
   assertKey,
   assertLease,
+  assertMarkKeys,
   assertTimeoutMs,
   assertTtlMs,
   ReleaseWaiters,
@@ -20,10 +21,10 @@ import {
   resolveRedisStateOptions,
 } from './options.js';
 import { ReleaseSubscriber } from './release-subscriber.js';
-import { acquireScript, releaseScript, renewScript } from './scripts/scripts.js';
+import { acquireScript, markEventsScript, releaseScript, renewScript } from './scripts/scripts.js';
 
-/** A Redis `State` with the `LockWakeups` capability. */
-export interface RedisState extends State, LockWakeups {
+/** A Redis `State` with the `LockWakeups` and `MultiKeyMark` capabilities. */
+export interface RedisState extends State, LockWakeups, MultiKeyMark {
   /**
    * The State's own command connection: created from `url`, or duplicated from the caller's
    * `client` (never the caller's client itself), with the fail-fast settings. For inspection and
@@ -38,7 +39,10 @@ export interface RedisState extends State, LockWakeups {
  * client is never used, connected or quit by the State). `waitForRelease` opens one more
  * connection (pub/sub) on first use.
  *
- * - `markEvent`: `SET <prefix>{key}:mark 1 NX PX ttl`.
+ * - `markEvent`: `SET <mark key> 1 NX PX ttl` (see `keyLayout`: an rt key's mark is tagged by its
+ *   installation, `<prefix>{<adapter>:<tenant>}:mark:<key>`).
+ * - `markEvents`: `mark-events.lua` over the same mark keys, all or nothing. The keys of one call
+ *   name one installation (`assertMarkKeys`), so they share a Cluster slot.
  * - `acquireLock`: `acquire.lua`, token from `crypto.randomUUID()`, fence strictly increasing per
  *   key (see `fenceRetentionMs`). `expiresAt` is measured from just before the command was sent, so
  *   it never overstates the lease.
@@ -57,7 +61,9 @@ export interface RedisState extends State, LockWakeups {
 export function createRedisState(options: RedisStateOptions): RedisState {
   const resolved = resolveRedisStateOptions(options);
   // Read the scripts now, so a broken build fails at construction rather than on first use.
-  for (const script of [acquireScript, renewScript, releaseScript]) void script.sha;
+  for (const script of [acquireScript, renewScript, releaseScript, markEventsScript]) {
+    void script.sha;
+  }
   return new RedisStateImpl(resolved, openConnection(resolved));
 }
 
@@ -91,6 +97,25 @@ class RedisStateImpl implements RedisState {
       client.set(this.#keys.markKey(key), '1', 'PX', ttlMs, 'NX'),
     );
     return reply === 'OK';
+  }
+
+  /**
+   * `mark-events.lua`: `true` after marking every key, `false` (nothing written) when any is
+   * alive. A failure rejects with `StateUnavailableError`; as for `markEvent`, the script is
+   * never queued or re-sent, and one that reached the server before the failure may have run
+   * there, marking every key or none.
+   */
+  async markEvents(keys: readonly string[], ttlMs: number): Promise<boolean> {
+    assertMarkKeys(keys);
+    assertTtlMs(ttlMs);
+    const reply = await this.#connection.run('markEvents', (client) =>
+      markEventsScript.run(
+        client,
+        keys.map((key) => this.#keys.markKey(key)),
+        [ttlMs],
+      ),
+    );
+    return reply === 1;
   }
 
   async acquireLock(key: string, ttlMs: number): Promise<Lease | null> {

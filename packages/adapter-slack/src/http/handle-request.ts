@@ -1,4 +1,4 @@
-import { startAckClock } from '@rt/core/adapter';
+import { type AckClock, startAckClock } from '@rt/core/adapter';
 import { answerSlackPayload } from '../inbound/answer-payload.js';
 import type { SlackCoreDeps } from '../inbound/deps.js';
 import { classifySlackPayload, type SlackInbound } from '../parse/classify-payload.js';
@@ -19,14 +19,15 @@ import { textResponse, toResponse } from './to-response.js';
 export function createRequestHandler(deps: SlackCoreDeps): (request: Request) => Promise<Response> {
   const { options } = deps;
   return async (request) => {
-    if (request.method !== 'POST') {
-      return new Response(null, { status: 405, headers: { allow: 'POST' } });
-    }
-    const clock = startAckClock({
-      ackDeadlineMs: options.ackDeadlineMs,
-      syncDeadlineMs: options.syncDeadlineMs,
-    });
+    let clock: AckClock | undefined;
     try {
+      if (request.method !== 'POST') {
+        return new Response(null, { status: 405, headers: { allow: 'POST' } });
+      }
+      clock = startAckClock({
+        ackDeadlineMs: options.ackDeadlineMs,
+        syncDeadlineMs: options.syncDeadlineMs,
+      });
       const receivedAt = options.clock();
       const body = await readSignedBody(deps, request, receivedAt);
       if (body.type === 'answered') return body.response;
@@ -50,7 +51,7 @@ export function createRequestHandler(deps: SlackCoreDeps): (request: Request) =>
       deps.notice('request_failed', undefined, error);
       return textResponse(500, 'Internal Server Error');
     } finally {
-      clock.dispose();
+      clock?.dispose();
     }
   };
 }

@@ -1,5 +1,6 @@
 import type { HistoryMessage } from '@rt/core';
 import type { WebClient } from '@slack/web-api';
+import { withSignal } from './signal-web-client.js';
 
 interface RepliesMessage {
   readonly ts?: string;
@@ -23,8 +24,8 @@ export function toHistoryMessage(message: RepliesMessage): HistoryMessage | unde
 
 /**
  * Reads a thread through `conversations.replies`, oldest first, following cursors until `limit`
- * messages are collected. `signal` is checked before each page (WebClient calls themselves cannot
- * be cancelled mid-flight); on abort it rejects with `signal.reason`.
+ * messages are collected. `signal` is checked before each page and passed to each page's request
+ * (a `SignalWebClient` cancels it); on abort it rejects with `signal.reason`.
  */
 export async function readThread(
   client: WebClient,
@@ -36,12 +37,17 @@ export async function readThread(
   let cursor: string | undefined;
   do {
     signal?.throwIfAborted();
-    const page = await client.conversations.replies({
-      channel: where.channel,
-      ts: where.thread,
-      limit: Math.min(limit - messages.length, 200),
-      ...(cursor !== undefined ? { cursor } : {}),
-    });
+    const page = await client.conversations.replies(
+      withSignal(
+        {
+          channel: where.channel,
+          ts: where.thread,
+          limit: Math.min(limit - messages.length, 200),
+          ...(cursor !== undefined ? { cursor } : {}),
+        },
+        signal,
+      ),
+    );
     for (const raw of (page.messages ?? []) as RepliesMessage[]) {
       const message = toHistoryMessage(raw);
       if (message !== undefined && messages.length < limit) messages.push(message);

@@ -1,5 +1,6 @@
 import type { HistoryMessage, OutboundMessage, PostedMessage, RtEvent } from '@rt/core';
-import { type ViewsOpenArguments, WebClient, type WebClientOptions } from '@slack/web-api';
+import { abortable } from '@rt/core/adapter';
+import type { RetryOptions, ViewsOpenArguments, WebClient, WebClientOptions } from '@slack/web-api';
 import { SlackTargetError } from '../errors.js';
 import { installationOf, type SlackInstallation } from '../normalize/installation.js';
 import type { ResolvedSlackOptions } from '../options.js';
@@ -8,6 +9,7 @@ import { WebClientCache } from './client-cache.js';
 import { postJson } from './direct-call.js';
 import { messageRefOf, type SlackMessageRef, triggerIdOf } from './event-refs.js';
 import { readThread } from './read-history.js';
+import { isAbortedAttempt, SignalWebClient, withSignal } from './signal-web-client.js';
 import { resolveToken } from './token.js';
 
 /** A view definition (modal), as `views.open`/`push`/`update` take it. */
@@ -15,6 +17,12 @@ export type SlackViewDefinition = ViewsOpenArguments['view'];
 
 /** A message for Slack: `text` plus any `chat.postMessage` fields (`blocks`, ...) in `extra`. */
 export type SlackMessage = string | OutboundMessage;
+
+/** Every outbound call accepts a signal that aborts it (the HTTP request included). */
+export interface CallOptions {
+  /** Aborts the call: it rejects with `signal.reason`, and its request is cancelled. */
+  readonly signal?: AbortSignal;
+}
 
 /** Options of a `response_url` reply. */
 export interface RespondOptions {
@@ -40,21 +48,34 @@ function where(event: RtEvent, channel: string | undefined): string {
 
 /**
  * What each `WebClient` is constructed with: `webClientOptions` (already laid over
- * `DEFAULT_WEB_CLIENT_OPTIONS`), with a private copy of its `retryConfig`, pointed at `apiUrl`.
+ * `DEFAULT_WEB_CLIENT_OPTIONS`), with a private copy of its `retryConfig` that never retries an
+ * aborted call, pointed at `apiUrl`.
  */
 export function webClientOptionsOf(options: ResolvedSlackOptions): WebClientOptions {
-  const { retryConfig } = options.webClientOptions;
-  return {
-    ...options.webClientOptions,
-    ...(retryConfig !== undefined ? { retryConfig: { ...retryConfig } } : {}),
-    slackApiUrl: options.apiUrl,
+  // `retryConfig` goes to p-retry, which also honours `onFailedAttempt` (not in the type).
+  const retryConfig = options.webClientOptions.retryConfig as
+    | (RetryOptions & { onFailedAttempt?: (error: unknown) => unknown })
+    | undefined;
+  if (retryConfig === undefined)
+    return { ...options.webClientOptions, slackApiUrl: options.apiUrl };
+  const onFailedAttempt = retryConfig.onFailedAttempt;
+  const guarded = {
+    ...retryConfig,
+    // An attempt whose signal aborted is not retried (its caller has already been answered).
+    onFailedAttempt: (error: unknown) => {
+      if (isAbortedAttempt(error)) throw error;
+      return onFailedAttempt?.(error);
+    },
   };
+  return { ...options.webClientOptions, retryConfig: guarded, slackApiUrl: options.apiUrl };
 }
 
 /**
  * Outbound Slack calls for handlers. Every method picks the token of the event's installation
  * (`botToken` or `tokenResolver`) and a cached `WebClient` pointed at `apiUrl`. Web API failures
- * reject with `@slack/web-api`'s coded errors; missing targets with `SlackTargetError`.
+ * reject with `@slack/web-api`'s coded errors; missing targets with `SlackTargetError`. Every
+ * method takes `signal` (in its options): at the abort it rejects with `signal.reason` (token
+ * resolution included) and the HTTP request is cancelled.
  */
 export class SlackOutbound {
   readonly #options: ResolvedSlackOptions;
@@ -64,14 +85,27 @@ export class SlackOutbound {
     this.#options = options;
     this.#clients = new WebClientCache(
       options.clientCacheSize,
-      (token) => new WebClient(token, webClientOptionsOf(options)),
+      (token) => new SignalWebClient(token, webClientOptionsOf(options)),
     );
   }
 
   /** The `WebClient` of an installation (or of an event's installation), for any other method. */
-  async client(target: RtEvent | SlackInstallation): Promise<WebClient> {
+  async client(target: RtEvent | SlackInstallation, signal?: AbortSignal): Promise<WebClient> {
+    signal?.throwIfAborted();
     const installation = 'adapter' in target ? installationOf(target) : target;
-    return this.#clients.get(await resolveToken(this.#options.tokenResolver, installation));
+    const token = resolveToken(this.#options.tokenResolver, installation);
+    return this.#clients.get(await (signal === undefined ? token : abortable(token, signal)));
+  }
+
+  /** Runs one Web API call with `signal`: rejects with its reason at the abort. */
+  async #call<T>(
+    event: RtEvent,
+    signal: AbortSignal | undefined,
+    run: (client: WebClient, args: <A extends object>(args: A) => A) => Promise<T>,
+  ): Promise<T> {
+    const client = await this.client(event, signal);
+    const call = run(client, (args) => withSignal(args, signal));
+    return signal === undefined ? call : abortable(call, signal);
   }
 
   /**
@@ -81,14 +115,18 @@ export class SlackOutbound {
   async post(
     event: RtEvent,
     message: SlackMessage,
-    options: { channel?: string; threadTs?: string } = {},
+    options: { channel?: string; threadTs?: string } & CallOptions = {},
   ): Promise<PostedMessage> {
-    const client = await this.client(event);
-    const result = await client.chat.postMessage({
-      ...fieldsOf(message),
-      channel: where(event, options.channel),
-      ...(options.threadTs !== undefined ? { thread_ts: options.threadTs } : {}),
-    } as Parameters<WebClient['chat']['postMessage']>[0]);
+    const channel = where(event, options.channel);
+    const result = await this.#call(event, options.signal, (client, args) =>
+      client.chat.postMessage(
+        args({
+          ...fieldsOf(message),
+          channel,
+          ...(options.threadTs !== undefined ? { thread_ts: options.threadTs } : {}),
+        }) as Parameters<WebClient['chat']['postMessage']>[0],
+      ),
+    );
     return {
       channel: result.channel ?? where(event, options.channel),
       id: result.ts ?? '',
@@ -100,26 +138,43 @@ export class SlackOutbound {
    * Posts in the event's thread: under the message itself for a top-level message, in the
    * channel for events without a thread (slash commands).
    */
-  reply(event: RtEvent, message: SlackMessage): Promise<PostedMessage> {
-    return this.post(event, message, event.thread !== undefined ? { threadTs: event.thread } : {});
+  reply(event: RtEvent, message: SlackMessage, options: CallOptions = {}): Promise<PostedMessage> {
+    return this.post(event, message, {
+      ...(event.thread !== undefined ? { threadTs: event.thread } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    });
   }
 
   /** Edits a message the bot posted (`chat.update`). */
-  async update(event: RtEvent, target: SlackMessageRef, message: SlackMessage): Promise<void> {
-    const client = await this.client(event);
-    await client.chat.update({
-      ...fieldsOf(message),
-      channel: target.channel,
-      ts: target.ts,
-    } as Parameters<WebClient['chat']['update']>[0]);
+  async update(
+    event: RtEvent,
+    target: SlackMessageRef,
+    message: SlackMessage,
+    options: CallOptions = {},
+  ): Promise<void> {
+    await this.#call(event, options.signal, (client, args) =>
+      client.chat.update(
+        args({
+          ...fieldsOf(message),
+          channel: target.channel,
+          ts: target.ts,
+        }) as Parameters<WebClient['chat']['update']>[0],
+      ),
+    );
   }
 
   /** Adds reaction `name` (no colons) to `target`, by default the message the event is about. */
-  async react(event: RtEvent, name: string, target?: SlackMessageRef): Promise<void> {
+  async react(
+    event: RtEvent,
+    name: string,
+    target?: SlackMessageRef,
+    options: CallOptions = {},
+  ): Promise<void> {
     const ref = target ?? messageRefOf(event);
     if (ref === undefined) throw new SlackTargetError(`event ${event.shape} names no message`);
-    const client = await this.client(event);
-    await client.reactions.add({ channel: ref.channel, timestamp: ref.ts, name });
+    await this.#call(event, options.signal, (client, args) =>
+      client.reactions.add(args({ channel: ref.channel, timestamp: ref.ts, name })),
+    );
   }
 
   /**
@@ -129,19 +184,23 @@ export class SlackOutbound {
   async postEphemeral(
     event: RtEvent,
     message: SlackMessage,
-    options: { channel?: string; user?: string } = {},
+    options: { channel?: string; user?: string } & CallOptions = {},
   ): Promise<void> {
     const user = options.user ?? event.user;
     if (user === undefined) throw new SlackTargetError(`event ${event.shape} names no user`);
-    const client = await this.client(event);
-    await client.chat.postEphemeral({
-      ...fieldsOf(message),
-      channel: where(event, options.channel),
-      user,
-      ...(event.thread !== undefined && options.channel === undefined
-        ? { thread_ts: event.thread }
-        : {}),
-    } as Parameters<WebClient['chat']['postEphemeral']>[0]);
+    const channel = where(event, options.channel);
+    await this.#call(event, options.signal, (client, args) =>
+      client.chat.postEphemeral(
+        args({
+          ...fieldsOf(message),
+          channel,
+          user,
+          ...(event.thread !== undefined && options.channel === undefined
+            ? { thread_ts: event.thread }
+            : {}),
+        }) as Parameters<WebClient['chat']['postEphemeral']>[0],
+      ),
+    );
   }
 
   /**
@@ -168,20 +227,30 @@ export class SlackOutbound {
   }
 
   /** Opens a modal with the event's `trigger_id` (3 s, single use). Resolves the view id. */
-  async openView(event: RtEvent, view: SlackViewDefinition): Promise<string | undefined> {
+  async openView(
+    event: RtEvent,
+    view: SlackViewDefinition,
+    options: CallOptions = {},
+  ): Promise<string | undefined> {
     const trigger = triggerIdOf(event);
     if (trigger === undefined) throw new SlackTargetError(`event ${event.shape} has no trigger_id`);
-    const client = await this.client(event);
-    const result = await client.views.open({ trigger_id: trigger, view });
+    const result = await this.#call(event, options.signal, (client, args) =>
+      client.views.open(args({ trigger_id: trigger, view })),
+    );
     return result.view?.id;
   }
 
   /** Pushes a modal onto the stack of the event's modal with its `trigger_id`. */
-  async pushView(event: RtEvent, view: SlackViewDefinition): Promise<string | undefined> {
+  async pushView(
+    event: RtEvent,
+    view: SlackViewDefinition,
+    options: CallOptions = {},
+  ): Promise<string | undefined> {
     const trigger = triggerIdOf(event);
     if (trigger === undefined) throw new SlackTargetError(`event ${event.shape} has no trigger_id`);
-    const client = await this.client(event);
-    const result = await client.views.push({ trigger_id: trigger, view });
+    const result = await this.#call(event, options.signal, (client, args) =>
+      client.views.push(args({ trigger_id: trigger, view })),
+    );
     return result.view?.id;
   }
 
@@ -192,17 +261,20 @@ export class SlackOutbound {
   async updateView(
     event: RtEvent,
     view: SlackViewDefinition,
-    options: { viewId?: string; hash?: string } = {},
+    options: { viewId?: string; hash?: string } & CallOptions = {},
   ): Promise<void> {
     const own = (event.payload as { view?: { id?: unknown } }).view?.id;
     const viewId = options.viewId ?? (typeof own === 'string' ? own : undefined);
     if (viewId === undefined) throw new SlackTargetError(`event ${event.shape} names no view`);
-    const client = await this.client(event);
-    await client.views.update({
-      view_id: viewId,
-      view,
-      ...(options.hash !== undefined ? { hash: options.hash } : {}),
-    });
+    await this.#call(event, options.signal, (client, args) =>
+      client.views.update(
+        args({
+          view_id: viewId,
+          view,
+          ...(options.hash !== undefined ? { hash: options.hash } : {}),
+        }),
+      ),
+    );
   }
 
   /**
@@ -219,12 +291,13 @@ export class SlackOutbound {
     if (!Number.isInteger(limit) || limit <= 0) {
       throw new RangeError(`limit must be a positive integer, got ${String(limit)}`);
     }
-    const client = await this.client(event);
-    return readThread(
+    const client = await this.client(event, options.signal);
+    const reading = readThread(
       client,
       { channel: event.channel, thread: event.thread },
       limit,
       options.signal,
     );
+    return options.signal === undefined ? reading : abortable(reading, options.signal);
   }
 }

@@ -2,6 +2,7 @@
  * Argument checks shared by every State operation. They throw `TypeError` for a wrong type and
  * `RangeError` for a value out of range, naming the argument and what it expected.
  */
+import { MAX_MARK_KEYS, markKeyInstallation } from './mark-keys.js';
 import type { Lease } from './state.js';
 
 /** Throws unless `key` is a non-empty string. */
@@ -31,6 +32,41 @@ export function assertTimeoutMs(
   }
   if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
     throw new RangeError(`${name} must be a non-negative finite number, got ${timeoutMs}`);
+  }
+}
+
+/**
+ * Throws unless `keys` is a valid key list for `markEvents`: an array of 1 to `MAX_MARK_KEYS`
+ * non-empty, distinct strings (`TypeError` for a wrong type, `RangeError` for a wrong count or a
+ * repeated key). A list of two or more must name one installation: every key in the form
+ * `<kind>:<adapter>:<tenant>:<rest>` with the same `<adapter>:<tenant>` (`RangeError` otherwise;
+ * see `markKeyInstallation`). A single key may be any non-empty string, as for `markEvent`.
+ */
+export function assertMarkKeys(keys: unknown, name = 'keys'): asserts keys is readonly string[] {
+  if (!Array.isArray(keys)) {
+    throw new TypeError(`${name} must be an array of non-empty strings, got ${describe(keys)}`);
+  }
+  if (keys.length === 0 || keys.length > MAX_MARK_KEYS) {
+    throw new RangeError(`${name} must hold 1 to ${MAX_MARK_KEYS} keys, got ${keys.length}`);
+  }
+  const seen = new Set<string>();
+  for (const [index, key] of keys.entries()) {
+    assertKey(key, `${name}[${index}]`);
+    if (seen.has(key)) throw new RangeError(`${name}[${index}] repeats an earlier key`);
+    seen.add(key);
+  }
+  if (keys.length === 1) return;
+  const installation = markKeyInstallation(keys[0] as string);
+  for (const [index, key] of keys.entries()) {
+    const own = markKeyInstallation(key as string);
+    if (own === undefined || own !== installation) {
+      throw new RangeError(
+        `${name} must all name one installation as <kind>:<adapter>:<tenant>:<id> ` +
+          `(installationMarkKey builds them); ${name}[${index}] ${
+            own === undefined ? 'is not in that form' : 'names another installation'
+          }`,
+      );
+    }
   }
 }
 

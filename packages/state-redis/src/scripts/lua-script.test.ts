@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { installationMarkKey } from '@rt/core';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyLayout } from '../key-layout.js';
 import { createRedisState } from '../redis-state.js';
 import { type PrivateRedisServer, startRedisServer } from '../test-support/redis-server.js';
-import { acquireScript, releaseScript, renewScript } from './scripts.js';
+import { acquireScript, markEventsScript, releaseScript, renewScript } from './scripts.js';
 
 // Always a private server, never REDIS_URL: one test runs SCRIPT FLUSH, which would empty the
 // script cache of everyone else on a shared server.
@@ -21,7 +23,7 @@ describe('Lua scripts', () => {
   });
 
   it('have a header naming KEYS, ARGV and the result', () => {
-    for (const script of [acquireScript, renewScript, releaseScript]) {
+    for (const script of [acquireScript, renewScript, releaseScript, markEventsScript]) {
       expect(script.source).toMatch(/-- KEYS\[1\]/);
       expect(script.source).toMatch(/-- ARGV\[1\]/);
       expect(script.source).toMatch(/-- Returns:/);
@@ -41,6 +43,48 @@ describe('Lua scripts', () => {
       const second = await state.acquireLock(key, 60_000);
       expect(second!.fence).toBeGreaterThan(first!.fence);
       expect(await admin.script('EXISTS', acquireScript.sha, releaseScript.sha)).toEqual([1, 1]);
+    } finally {
+      await state.close();
+    }
+  });
+
+  it('mark-events reloads through EVAL after SCRIPT FLUSH and keeps all-or-nothing', async () => {
+    const state = createRedisState({ url: redis.url });
+    try {
+      const key = (id: string) => installationMarkKey('event', 'scripts', randomUUID(), id);
+      const first = [key('a')];
+      expect(await state.markEvents(first, 60_000)).toBe(true);
+      expect(await admin.script('EXISTS', markEventsScript.sha)).toEqual([1]);
+      await admin.script('FLUSH');
+      const tenant = randomUUID();
+      const keys = ['a', 'b'].map((id) => installationMarkKey('event', 'scripts', tenant, id));
+      expect(await state.markEvents(keys, 60_000)).toBe(true);
+      expect(await admin.script('EXISTS', markEventsScript.sha)).toEqual([1]);
+      expect(await state.markEvents([keys[1]!], 60_000)).toBe(false);
+    } finally {
+      await state.close();
+    }
+  });
+
+  it('mark-events sets every key with the TTL, or none when one exists', async () => {
+    const state = createRedisState({ url: redis.url });
+    try {
+      const layout = keyLayout('rt:');
+      const tenant = randomUUID();
+      const [a, b, c] = ['a', 'b', 'c'].map((id) =>
+        installationMarkKey('message', 'scripts', tenant, id),
+      ) as [string, string, string];
+      expect(await state.markEvents([a, b], 60_000)).toBe(true);
+      for (const name of [a, b]) {
+        expect(await admin.get(layout.markKey(name))).toBe('1');
+        const pttl = await admin.pttl(layout.markKey(name));
+        expect(pttl).toBeGreaterThan(0);
+        expect(pttl).toBeLessThanOrEqual(60_000);
+      }
+      await admin.pexpire(layout.markKey(b), 5_000);
+      expect(await state.markEvents([c, b], 60_000)).toBe(false);
+      expect(await admin.exists(layout.markKey(c))).toBe(0);
+      expect(await admin.pttl(layout.markKey(b))).toBeLessThanOrEqual(5_000);
     } finally {
       await state.close();
     }

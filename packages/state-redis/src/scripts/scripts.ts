@@ -10,3 +10,5 @@ export const acquireScript = new LuaScript(new URL('./acquire.lua', import.meta.
 export const renewScript = new LuaScript(new URL('./renew.lua', import.meta.url));
 /** `release.lua`: token-checked release with an optional announcement. */
 export const releaseScript = new LuaScript(new URL('./release.lua', import.meta.url));
+/** `mark-events.lua`: mark several keys of one delivery, all or nothing. */
+export const markEventsScript = new LuaScript(new URL('./mark-events.lua', import.meta.url));

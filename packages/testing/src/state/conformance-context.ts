@@ -14,18 +14,31 @@ export interface StateConformanceOptions {
    * exceed a few round trips to the store under load. Default 100.
    */
   shortTtlMs?: number;
-  /** How many operations the race tests start at once. Default 50. */
+  /** How many operations the race tests start at once. Default 100. */
   concurrency?: number;
   /**
    * Also require and test the optional `LockWakeups` capability (`waitForRelease`).
    * Default false.
    */
   lockWakeups?: boolean;
+  /**
+   * Also require and test the optional `MultiKeyMark` capability (`markEvents`), including a
+   * property test of concurrent marks of overlapping key sets. Default false.
+   */
+  multiKeyMark?: boolean;
+  /** How many random plans the `markEvents` property test checks. Default 100. */
+  propertyRuns?: number;
 }
 
 /** The defaults of `StateConformanceOptions`. */
 export const DEFAULT_STATE_CONFORMANCE_OPTIONS: Readonly<Required<StateConformanceOptions>> =
-  Object.freeze({ shortTtlMs: 100, concurrency: 50, lockWakeups: false });
+  Object.freeze({
+    shortTtlMs: 100,
+    concurrency: 50,
+    lockWakeups: false,
+    multiKeyMark: false,
+    propertyRuns: 100,
+  });
 
 /** What every conformance test group receives. */
 export interface ConformanceContext {

@@ -1,7 +1,7 @@
 /**
  * Conformance: argument validation and the `close()` lifecycle.
  */
-import { hasErrorCode, type Lease } from '@rt/core';
+import { hasErrorCode, hasLockWakeups, hasMultiKeyMark, type Lease } from '@rt/core';
 import { expect, it } from 'vitest';
 import type { ConformanceContext } from './conformance-context.js';
 
@@ -32,6 +32,16 @@ export function defineLifecycleTests(ctx: ConformanceContext): void {
     const bogus = { key: '', token: '', fence: 1, expiresAt: 0 } as Lease;
     await expect(state.releaseLock(bogus)).rejects.toThrow(TypeError);
     await expect(state.renewLock(bogus, 1000)).rejects.toThrow(TypeError);
+  });
+
+  it('is told about every optional capability it offers, so none goes untested', async () => {
+    const state = await ctx.open();
+    expect(hasLockWakeups(state), 'has LockWakeups: pass { lockWakeups: true }').toBe(
+      ctx.options.lockWakeups,
+    );
+    expect(hasMultiKeyMark(state), 'has MultiKeyMark: pass { multiKeyMark: true }').toBe(
+      ctx.options.multiKeyMark,
+    );
   });
 
   it('closes idempotently', async () => {

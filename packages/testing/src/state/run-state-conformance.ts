@@ -8,12 +8,14 @@ import { defineDedupeTests } from './conformance-dedupe.js';
 import { defineFencingTests } from './conformance-fencing.js';
 import { defineLifecycleTests } from './conformance-lifecycle.js';
 import { defineLockTests } from './conformance-locks.js';
+import { defineMultiMarkTests } from './conformance-multi-mark.js';
 import { defineWakeupTests } from './conformance-wakeups.js';
 
 /**
  * Defines a vitest `describe(name)` suite that checks `makeState`'s States against the State
  * contract: atomic dedupe, TTL expiry, exclusive token-checked leases, per-key strictly increasing
- * fences, validation, idempotent close (and `LockWakeups` when `options.lockWakeups`).
+ * fences, validation, idempotent close (and `LockWakeups` when `options.lockWakeups`,
+ * `MultiKeyMark` when `options.multiKeyMark`).
  *
  * Call it at the top level of a test file. `makeState` is called once or more per test; every
  * State it returns is closed after the test. Keys carry a random per-run prefix, so States backed
@@ -32,5 +34,6 @@ export function runStateConformance(
     describe('fencing', () => defineFencingTests(ctx));
     describe('validation and lifecycle', () => defineLifecycleTests(ctx));
     if (ctx.options.lockWakeups) describe('lock wake-ups', () => defineWakeupTests(ctx));
+    if (ctx.options.multiKeyMark) describe('multi-key marks', () => defineMultiMarkTests(ctx));
   });
 }

@@ -1,0 +1,58 @@
+/**
+ * The form of rt's dedupe mark keys: `<kind>:<adapter>:<tenant>:<id>`, every part after the kind
+ * URI-encoded so none contains a `:`. The runtime's primary identity key of an event is the kind
+ * `event` (`event:<adapter>:<tenant>:<event id>`); other identities of the same delivery use
+ * their own kind (`message:...`) under the same installation. A State reads nothing else from a
+ * key: `markKeyInstallation` is how a sharded store keeps one installation's marks together.
+ */
+
+/** The most keys one `markEvents` call takes. */
+export const MAX_MARK_KEYS = 16;
+
+const KIND = /^[a-z][a-z0-9-]*$/;
+
+/**
+ * The mark key of identity `id` of kind `kind` in installation `(adapter, tenant)`. `kind` is a
+ * lower-case word (`event`, `message`, `message-edit`: letters, digits and `-`, starting with a
+ * letter); `adapter`, `tenant` and `id` are non-empty strings, URI-encoded here, so the key is
+ * unambiguous for any of them. For `kind` `event` it is exactly the runtime's dedupe key of the
+ * event. Throws `TypeError` naming the bad argument.
+ */
+export function installationMarkKey(
+  kind: string,
+  adapter: string,
+  tenant: string,
+  id: string,
+): string {
+  if (typeof kind !== 'string' || !KIND.test(kind)) {
+    throw new TypeError(
+      `kind must be a lower-case word (letters, digits, '-'), got ${JSON.stringify(kind)}`,
+    );
+  }
+  for (const [name, value] of [
+    ['adapter', adapter],
+    ['tenant', tenant],
+    ['id', id],
+  ] as const) {
+    if (typeof value !== 'string' || value.length === 0) {
+      throw new TypeError(`${name} must be a non-empty string`);
+    }
+  }
+  return `${kind}:${encodeURIComponent(adapter)}:${encodeURIComponent(tenant)}:${encodeURIComponent(id)}`;
+}
+
+/**
+ * The installation part (`<adapter>:<tenant>`, still encoded) of a key in the form
+ * `<kind>:<adapter>:<tenant>:<rest>` with four non-empty parts (`<rest>` may contain more `:`),
+ * or `undefined` for any other key. Keys of one installation give the same string whatever their
+ * kind and id.
+ */
+export function markKeyInstallation(key: string): string | undefined {
+  const afterKind = key.indexOf(':');
+  if (afterKind <= 0) return undefined;
+  const afterAdapter = key.indexOf(':', afterKind + 1);
+  if (afterAdapter <= afterKind + 1) return undefined;
+  const afterTenant = key.indexOf(':', afterAdapter + 1);
+  if (afterTenant <= afterAdapter + 1 || afterTenant === key.length - 1) return undefined;
+  return key.slice(afterKind + 1, afterTenant);
+}
