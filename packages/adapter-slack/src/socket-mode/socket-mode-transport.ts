@@ -108,7 +108,8 @@ export class SocketModeTransport {
    * flight when it began and those read while it waits (each bounded by `ackDeadlineMs`; it
    * converges because a refused envelope is answered at once). Then reconnecting stops and the
    * socket closes after those acks, awaited. Rejects with `signal.reason` when `signal` aborts
-   * first; the socket is closed even then.
+   * first; the socket is closed even then (terminated, when Slack has not answered the close
+   * handshake by then).
    */
   stop(signal: AbortSignal): Promise<void> {
     this.#stopped ??= this.#runStop(signal);
@@ -124,11 +125,20 @@ export class SocketModeTransport {
     }
     // Synchronously after the last owed ack was written: no envelope is read in between.
     const closed = this.#loop.stop();
-    if (failure !== undefined) {
-      closed.catch(() => undefined);
-      throw failure.error;
+    // The client waits up to 30 s for Slack's close frame; at the step's deadline a second
+    // disconnect terminates the socket instead, so nothing outlives the runtime's shutdown.
+    const force = () => void this.#client.disconnect();
+    if (signal.aborted) force();
+    else signal.addEventListener('abort', force, { once: true });
+    try {
+      if (failure !== undefined) {
+        closed.catch(() => undefined);
+        throw failure.error;
+      }
+      await closed;
+    } finally {
+      signal.removeEventListener('abort', force);
     }
-    await closed;
   }
 
   /** Answers one envelope that arrived on connection `connection` and sends its ack. Never rejects. */

@@ -183,4 +183,18 @@ describe('Socket Mode shutdown (ADR 0007), with the real client against the fake
     await h.observed((o) => o.type === 'shutdown_finished');
     expect(fake.connectionsOpenCalls).toBe(calls);
   });
+
+  it('terminates a socket whose close handshake hangs when the stop step runs out of time', async () => {
+    fake = await startFakeSocketMode();
+    state = createMemoryState();
+    const h = await runtimeOnSharedApp({ socketMode: { logLevel: 'debug' } });
+    fake.stall(await fake.waitForConnection(1));
+    await h.runtime.shutdown({ graceMs: 0, abandonAfterMs: 100 });
+    expect(h.notices('stop_timed_out')).toHaveLength(1);
+    expect(
+      h
+        .notices('socket_mode_log')
+        .some((n) => String(n.detail?.message).includes('force-terminating')),
+    ).toBe(true);
+  });
 });

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { FakeEnvelope } from './fake-socket-mode-envelopes.js';
 
@@ -30,11 +31,18 @@ export class ServerConnection implements FakeSocketConnection {
   readonly closed: Promise<FakeSocketClose>;
   closedWith: FakeSocketClose | undefined;
   readonly #socket: WebSocket;
+  readonly #transport: Duplex;
   #closingByServer = false;
 
-  constructor(id: number, socket: WebSocket, onClose: (connection: ServerConnection) => void) {
+  constructor(
+    id: number,
+    socket: WebSocket,
+    transport: Duplex,
+    onClose: (connection: ServerConnection) => void,
+  ) {
     this.id = id;
     this.#socket = socket;
+    this.#transport = transport;
     this.closed = new Promise((resolve) => {
       socket.once('close', (code: number, reason: Buffer) => {
         this.closedWith = {
@@ -64,6 +72,14 @@ export class ServerConnection implements FakeSocketConnection {
     if (!this.sendFrame(envelope)) return false;
     this.sent.push(envelope);
     return true;
+  }
+
+  /**
+   * Stops reading from the socket: the client's frames (acks, its close frame) go unread, so a
+   * close handshake the client starts never completes. `drop()` or `close()` still end it.
+   */
+  stall(): void {
+    this.#transport.pause();
   }
 
   /** Destroys the TCP connection without a close frame (a dropped socket). */

@@ -89,6 +89,11 @@ export interface FakeSocketMode {
   disconnect(reason: FakeDisconnectReason, connection?: FakeSocketConnection): void;
   /** Destroys a connection's socket without a close frame (default the newest open one). */
   drop(connection?: FakeSocketConnection): void;
+  /**
+   * Stops reading a connection (default the newest open one): its acks and its close frame go
+   * unread, so the client's close handshake hangs (a peer that never answers it).
+   */
+  stall(connection?: FakeSocketConnection): void;
   /** Makes the next `times` calls of `apps.connections.open` fail. */
   failConnectionsOpen(times: number, failure?: FakeConnectionsOpenFailure): void;
   /** Redelivers every unacknowledged `events_api` envelope now; returns the new envelopes. */
@@ -242,7 +247,7 @@ export async function startFakeSocketMode(
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const connection = new ServerConnection(connections.length + 1, ws, changed);
+      const connection = new ServerConnection(connections.length + 1, ws, socket, changed);
       connections.push(connection);
       ws.on('message', (data, isBinary) => {
         if (!isBinary) onAck(connection, data.toString());
@@ -327,6 +332,7 @@ export async function startFakeSocketMode(
       });
     },
     drop: (connection) => own(connection).drop(),
+    stall: (connection) => own(connection).stall(),
     failConnectionsOpen: (times, failure = {}) => {
       openFailures = {
         remaining: times,
