@@ -139,6 +139,17 @@ describe('the fake Socket Mode server', () => {
     ]);
   });
 
+  it('waits per attempt as a redeliverAfterMs list says, and gives up after the last retry', async () => {
+    fake = await startFakeSocketMode({ redeliverAfterMs: [10, 20, 30] });
+    const { client, received } = clientOf(fake);
+    await client.start();
+    fake.send(buildMessageEvent({ eventId: 'EvLIST' }));
+    await fake.waitFor(() => (fake.expired.length === 1 ? true : undefined));
+    await vi.waitFor(() => expect(received).toHaveLength(4));
+    expect(received.map((r) => r.retryNum)).toEqual([0, 1, 2, 3]);
+    expect(fake.deliveriesOf('EvLIST')).toHaveLength(4);
+  });
+
   it('gives up on an event after three unacknowledged redeliveries', async () => {
     fake = await startFakeSocketMode({ redeliverAfterMs: false });
     const { client } = clientOf(fake);

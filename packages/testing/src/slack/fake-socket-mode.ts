@@ -46,10 +46,11 @@ export interface FakeSocketModeOptions {
   /**
    * After how many ms an unacknowledged `events_api` envelope is redelivered (new envelope id,
    * `retry_attempt` + 1, `retry_reason: 'timeout'`) to a live connection, preferring one other
-   * than the connection that did not ack it. `false`: only `redeliverUnacked()` redelivers.
-   * Default 3000 (Slack's acknowledgement window).
+   * than the connection that did not ack it. A list gives the wait per attempt (the first entry
+   * after the first delivery, the next after retry 1, ...; the last one repeats). `false`: only
+   * `redeliverUnacked()` redelivers. Default 3000 (Slack's acknowledgement window).
    */
-  readonly redeliverAfterMs?: number | false;
+  readonly redeliverAfterMs?: number | readonly number[] | false;
   /** Redeliveries of one event before the fake gives up on it (`expired`). Default 3. */
   readonly maxRetries?: number;
 }
@@ -163,7 +164,12 @@ export async function startFakeSocketMode(
       const entry: Unacked = { input, envelope, connection, timer: undefined };
       unacked.set(envelope.envelope_id, entry);
       if (redeliverAfterMs !== false) {
-        entry.timer = setTimeout(() => redeliver(entry), redeliverAfterMs);
+        const attempt = envelope.retry_attempt ?? 0;
+        const waitMs =
+          typeof redeliverAfterMs === 'number'
+            ? redeliverAfterMs
+            : (redeliverAfterMs[Math.min(attempt, redeliverAfterMs.length - 1)] ?? 3000);
+        entry.timer = setTimeout(() => redeliver(entry), waitMs);
         entry.timer.unref();
       }
     }
