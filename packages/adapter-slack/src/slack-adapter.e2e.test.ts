@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Observation, type RtEvent, toNodeListener } from '@rt/core';
+import { deferred, unreachableState } from '@rt/testing';
+import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import {
   buildMessageEvent,
   buildSlashCommand,
@@ -8,9 +10,7 @@ import {
   signSlackRequest,
 } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deferred, type Harness, SECRET, startHarness } from './test-support/harness.js';
-import { unreachableState } from './test-support/memory-state-with.js';
-import { failOnUnhandledRejections } from './test-support/unhandled-rejections.js';
+import { type Harness, SECRET, startHarness } from './test-support/harness.js';
 
 /** Serves the adapter on node:http through core's toNodeListener, on 127.0.0.1 port 0. */
 async function serve(h: Harness): Promise<{ url: string; server: Server }> {

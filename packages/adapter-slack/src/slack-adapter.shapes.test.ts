@@ -1,4 +1,6 @@
 import type { Observation, RtEvent } from '@rt/core';
+import { createMemoryState } from '@rt/state-memory';
+import { deferred, stateWith, unreachableState } from '@rt/testing';
 import {
   buildAppMentionEvent,
   buildBlockActions,
@@ -15,8 +17,7 @@ import {
 } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUSY_OPTION_VALUE } from './respond/busy-surfaces.js';
-import { BOT_TOKEN, deferred, type Harness, startHarness } from './test-support/harness.js';
-import { memoryStateWith, unreachableState } from './test-support/memory-state-with.js';
+import { BOT_TOKEN, type Harness, startHarness } from './test-support/harness.js';
 
 const BUSY = 'Busy: try again soon.';
 const UNAVAILABLE = 'Unavailable: try again soon.';
@@ -309,7 +310,7 @@ describe('the dedupe policy of shapes Slack never redelivers', () => {
 
   it('marks a block_suggestion for 3 s, not for the runtime-wide hour, and answers every keystroke', async () => {
     const marks: [string, number][] = [];
-    const state = memoryStateWith((inner) => ({
+    const state = stateWith(createMemoryState(), (inner) => ({
       markEvent: (key, ttlMs) => {
         marks.push([key, ttlMs]);
         return inner.markEvent(key, ttlMs);

@@ -18,6 +18,7 @@ export const PUBLISHED_PACKAGES = [
   'state-redis',
   'adapter-slack',
   'testing',
+  'otel',
 ] as const;
 
 export type PublishedPackage = (typeof PUBLISHED_PACKAGES)[number];

@@ -1,3 +1,4 @@
+import { failOnUnhandledRejections, fakeRuntimeHandle } from '@rt/testing/adapter';
 import {
   buildAppRateLimited,
   buildMessageEvent,
@@ -13,8 +14,7 @@ import {
 } from '@rt/testing/slack';
 import { describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../slack-adapter.js';
-import { fakeRuntimeHandle, NOW_MS, NOW_S, SECRET, unitAdapter } from '../test-support/harness.js';
-import { failOnUnhandledRejections } from '../test-support/unhandled-rejections.js';
+import { NOW_MS, NOW_S, SECRET, unitAdapter } from '../test-support/harness.js';
 
 function request(payload: SlackTestPayload, headers: Record<string, string>): Request {
   return new Request('http://127.0.0.1/slack/events', {

@@ -1,4 +1,5 @@
 import type { RtEvent } from '@rt/core';
+import { fakeRuntimeHandle } from '@rt/testing/adapter';
 import {
   buildAppMentionEvent,
   buildBlockActions,
@@ -17,7 +18,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { BUSY_OPTION_VALUE } from '../respond/busy-surfaces.js';
 import { createSlackAdapter } from '../slack-adapter.js';
-import { fakeRuntimeHandle, SECRET } from '../test-support/harness.js';
+import { SECRET } from '../test-support/harness.js';
 
 async function run(
   payload: SlackTestPayload,

@@ -1,7 +1,8 @@
+import { createMemoryState } from '@rt/state-memory';
+import { deferred, stateWith } from '@rt/testing';
 import { buildBlockActions, buildSlashCommand, buildViewSubmission } from '@rt/testing/slack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deferred, type Harness, startHarness } from '../test-support/harness.js';
-import { memoryStateWith } from '../test-support/memory-state-with.js';
+import { type Harness, startHarness } from '../test-support/harness.js';
 
 describe('a deferred direct invocation dropped after its acknowledgement', () => {
   let h: Harness | undefined;
@@ -83,7 +84,7 @@ describe('a deferred direct invocation dropped after its acknowledgement', () =>
   it('sends the late busy signal of a drop decided during shutdown before shutdown resolves', async () => {
     const acquireGate = deferred();
     let gateAcquires = false;
-    const state = memoryStateWith((inner) => ({
+    const state = stateWith(createMemoryState(), (inner) => ({
       acquireLock: async (key, ttlMs) => {
         if (gateAcquires) await acquireGate.promise;
         return inner.acquireLock(key, ttlMs);

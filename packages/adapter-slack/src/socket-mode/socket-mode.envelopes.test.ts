@@ -1,4 +1,5 @@
 import type { RtEvent } from '@rt/core';
+import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import {
   buildAppMentionEvent,
   buildAppRateLimited,
@@ -13,7 +14,6 @@ import {
 } from '@rt/testing/slack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type SocketHarness, startSocketHarness } from '../test-support/socket-harness.js';
-import { failOnUnhandledRejections } from '../test-support/unhandled-rejections.js';
 
 describe('Socket Mode envelopes, with the real client against the fake', () => {
   let h: SocketHarness;

@@ -1,10 +1,10 @@
 import type { RtEvent } from '@rt/core';
+import { createMemoryState } from '@rt/state-memory';
+import { deferred, stateWith } from '@rt/testing';
+import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import { buildMessageEvent, startFakeSocketMode } from '@rt/testing/slack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deferred } from '../test-support/harness.js';
-import { memoryStateWith } from '../test-support/memory-state-with.js';
 import { type SocketHarness, startSocketHarness } from '../test-support/socket-harness.js';
-import { failOnUnhandledRejections } from '../test-support/unhandled-rejections.js';
 
 describe('Socket Mode reconnects, with the real client against the fake', () => {
   let h: SocketHarness;
@@ -118,7 +118,7 @@ describe('Socket Mode reconnects, with the real client against the fake', () => 
   it('reports an accepted event whose socket was gone when its ack was due; its redelivery is a duplicate', async () => {
     const gate = deferred();
     let slowMarks = true;
-    const state = memoryStateWith((inner) => ({
+    const state = stateWith(createMemoryState(), (inner) => ({
       markEvent: async (key, ttlMs) => {
         if (slowMarks) await gate.promise;
         return inner.markEvent(key, ttlMs);

@@ -1,9 +1,9 @@
 import type { RtEvent } from '@rt/core';
+import { deferred } from '@rt/testing';
+import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import { buildMessageEvent, buildSlashCommand, buildViewSubmission } from '@rt/testing/slack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deferred } from '../test-support/harness.js';
 import { type SocketHarness, startSocketHarness } from '../test-support/socket-harness.js';
-import { failOnUnhandledRejections } from '../test-support/unhandled-rejections.js';
 
 const BUSY = 'Busy: try again soon.';
 

@@ -1,5 +1,7 @@
 import type { Observation, State } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
+import { deferred } from '@rt/testing';
+import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import {
   buildMessageEvent,
   buildSlashCommand,
@@ -9,9 +11,7 @@ import {
   startFakeSocketMode,
 } from '@rt/testing/slack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deferred } from '../test-support/harness.js';
 import { type SocketHarness, startSocketHarness } from '../test-support/socket-harness.js';
-import { failOnUnhandledRejections } from '../test-support/unhandled-rejections.js';
 
 const UNAVAILABLE = 'Unavailable: try again soon.';
 

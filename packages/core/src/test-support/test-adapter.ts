@@ -1,3 +1,9 @@
+/*
+ * Core's own tests keep this private adapter (and `deferred` below) instead of @rt/testing's
+ * `createTestAdapter` and `deferred`: @rt/testing depends on @rt/core, and a devDependency back
+ * from core makes turbo refuse the graph ("Cyclic dependency detected: @rt/core#build,
+ * @rt/testing#build"). Everything outside core uses @rt/testing's. Keep this one minimal.
+ */
 import type { Adapter, OutboundMessage, PostedMessage, RuntimeHandle } from '../adapter/adapter.js';
 import type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
 import type { RtEvent } from '../event/event.js';
