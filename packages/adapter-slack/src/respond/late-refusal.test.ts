@@ -12,7 +12,7 @@ describe('a deferred direct invocation dropped after its acknowledgement', () =>
   });
 
   it('tells the user it is busy through response_url (block action on a busy message)', async () => {
-    h = await startHarness();
+    h = await startHarness({ runtime: { concurrency: 'drop' } });
     const hold = deferred();
     h.runtime.onAction('approve', () => hold.promise);
     const onMessage = {
@@ -52,7 +52,7 @@ describe('a deferred direct invocation dropped after its acknowledgement', () =>
   });
 
   it('answers a slash command dropped under channel scope with a busy ephemeral', async () => {
-    h = await startHarness({ runtime: { lockScope: 'channel' } });
+    h = await startHarness({ runtime: { concurrency: 'drop', lockScope: 'channel' } });
     const hold = deferred();
     h.runtime.onCommand('ask', () => hold.promise);
     await h.send(buildSlashCommand({ command: '/ask', responseUrl: h.fake.responseUrl() }));
@@ -69,7 +69,7 @@ describe('a deferred direct invocation dropped after its acknowledgement', () =>
 
   it('makes a dropped deferred view submission observable, since nothing visible is left', async () => {
     h = await startHarness({
-      runtime: { lockScope: () => 'one-scope' },
+      runtime: { concurrency: 'drop', lockScope: () => 'one-scope' },
       adapter: { dispatchModes: { view_submission: 'deferred' } },
     });
     const hold = deferred();
@@ -81,7 +81,7 @@ describe('a deferred direct invocation dropped after its acknowledgement', () =>
     hold.resolve();
   });
 
-  it('sends the late busy signal of a drop decided during shutdown before shutdown resolves', async () => {
+  it('ends a drop delivery still taking its lock when shutdown starts with shutdown, never running it', async () => {
     const acquireGate = deferred();
     let gateAcquires = false;
     const state = stateWith(createMemoryState(), (inner) => ({
@@ -90,26 +90,26 @@ describe('a deferred direct invocation dropped after its acknowledgement', () =>
         return inner.acquireLock(key, ttlMs);
       },
     }));
-    h = await startHarness({ state, runtime: { lockScope: 'channel' } });
+    h = await startHarness({ state, runtime: { concurrency: 'drop', lockScope: 'channel' } });
     const hold = deferred();
-    h.runtime.onCommand('ask', () => hold.promise);
+    let ran = 0;
+    h.runtime.onCommand('ask', () => {
+      ran += 1;
+      return hold.promise;
+    });
     await h.send(buildSlashCommand({ command: '/ask', responseUrl: h.fake.responseUrl() }));
     gateAcquires = true;
-    const secondUrl = h.fake.responseUrl();
     expect(
-      (await h.send(buildSlashCommand({ command: '/ask', responseUrl: secondUrl }))).status,
+      (await h.send(buildSlashCommand({ command: '/ask', responseUrl: h.fake.responseUrl() })))
+        .status,
     ).toBe(200);
-    let finished = false;
-    const stopping = h.runtime.shutdown({ graceMs: 5_000 }).then(() => {
-      finished = true;
-    });
-    await h.observed((o) => o.type === 'shutdown_started');
-    // The second delivery takes its lock only now, after stop() returned: it is dropped then.
+    const stopping = h.runtime.shutdown({ graceMs: 5_000 });
+    // SPEC 7 step 3: its handler has not started, so it ends `shutdown` at once, not `dropped`.
+    await h.observed((o) => o.type === 'dispatch_finished' && o.outcome === 'shutdown');
     acquireGate.resolve();
     hold.resolve();
     await stopping;
-    expect(finished).toBe(true);
-    const posts = h.fake.calls.filter((c) => c.method === 'response_url');
-    expect(posts).toMatchObject([{ path: new URL(secondUrl).pathname }]);
+    expect(ran).toBe(1);
+    expect(h.runtime.stats().outcomes).toMatchObject({ completed: 1, shutdown: 1, dropped: 0 });
   });
 });

@@ -9,8 +9,10 @@ interface RouteBase {
 }
 
 /**
- * What a handler is registered for. Kinds match `RtEvent.kind`; `raw` matches the platform's
- * inner event type whatever the kind; a function matches whatever it returns `true` for.
+ * What a handler is registered for. Kinds match `RtEvent.kind` and each kind's id field
+ * (`actionId`, `shortcutId`, `formId`, command `name`; a string matches exactly, a RegExp by
+ * test); `raw` matches the platform's inner event type whatever the kind; a function matches
+ * whatever it returns `true` for. docs/events.md maps platform payloads to kinds.
  */
 export type Route =
   | (RouteBase & { readonly kind: 'mention' })

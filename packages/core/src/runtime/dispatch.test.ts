@@ -84,16 +84,16 @@ describe('dispatch', () => {
     });
     runtime.onMessage(() => {});
     await expect(adapter.send({ user: 'bad' })).rejects.toMatchObject({
-      code: 'RT_INVALID_EVENT',
+      code: 'RT_PRELUDE',
       cause: expect.any(TypeError),
     });
     expect(state.calls).toEqual([]);
     expect(runtime.stats()).toMatchObject({ received: 1, accepted: 0, detachedInFlight: 0 });
     expect(runtime.stats().outcomes['prelude-error']).toBe(1);
     expect(runtime.stats().outcomes.failed).toBe(0);
-    expect(ofType('prelude_error')).toMatchObject([{ error: { code: 'RT_INVALID_EVENT' } }]);
+    expect(ofType('prelude_error')).toMatchObject([{ error: { code: 'RT_PRELUDE' } }]);
     expect(ofType('dispatch_finished')).toMatchObject([
-      { outcome: 'prelude-error', error: { code: 'RT_INVALID_EVENT' } },
+      { outcome: 'prelude-error', error: { code: 'RT_PRELUDE' } },
     ]);
     await expect(adapter.send({ user: 'good' })).resolves.toMatchObject({ status: 'accepted' });
   });

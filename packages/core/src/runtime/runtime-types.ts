@@ -10,6 +10,12 @@ import type { ResolvedRuntimeOptions } from './options.js';
 export interface RuntimeStats {
   /** Deferred deliveries holding an admission slot (running, parked, waiting, batched). */
   readonly detachedInFlight: number;
+  /**
+   * The most `detachedInFlight` has been since the runtime was created. Compare it with
+   * `maxDetached` under your peak traffic: a high-water mark at the bound means deliveries were
+   * refused (`admission_rejected`, reason `capacity`), one far below it leaves headroom.
+   */
+  readonly detachedHighWater: number;
   /** Slots held per installation, keyed `adapter:tenant`; tenants at zero are absent. */
   readonly perTenantInFlight: Readonly<Record<string, number>>;
   /** Sync deliveries currently inside dispatch. */
