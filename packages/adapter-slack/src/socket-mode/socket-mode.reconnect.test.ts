@@ -48,6 +48,30 @@ describe('Socket Mode reconnects, with the real client against the fake', () => 
     expect(h.notices('socket_connected').map((n) => n.detail?.connection)).toEqual([1, 2]);
   });
 
+  it('reconnects at once after a warning frame, and with backoff after link_disabled', async () => {
+    await start();
+    h.fake.disconnect('warning');
+    await h.fake.waitForConnection(2);
+    h.fake.disconnect('link_disabled');
+    await h.fake.waitForConnection(3);
+    await roundTrip('EvAFTER');
+    const closed = h.notices('socket_closed').map((n) => n.detail);
+    expect(closed).toMatchObject([
+      { reason: 'warning', reconnectInMs: 0 },
+      { reason: 'link_disabled' },
+    ]);
+    expect(closed[1]?.reconnectInMs).toBeGreaterThan(0);
+  });
+
+  it('keeps retrying a token Slack refuses after the first connection, instead of giving up', async () => {
+    await start();
+    h.fake.failConnectionsOpen(2, { error: 'invalid_auth' });
+    h.fake.drop();
+    await h.fake.waitForConnection(2);
+    expect(h.notices('socket_connect_failed')).toHaveLength(2);
+    await roundTrip('EvAFTER');
+  });
+
   it('reconnects with backoff after a dropped socket, and work acknowledged before it completes', async () => {
     await start();
     const hold = deferred();
