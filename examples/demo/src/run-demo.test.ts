@@ -101,6 +101,7 @@ describe('the demo', () => {
     expect(run.fake.sent.filter((e) => (e.retry_attempt ?? 0) > 0).length).toBeGreaterThan(0);
     for (const record of run.ledger.events.values()) expect(run.ledger.repliesTo(record)).toBe(1);
     expect(out.text()).toContain('deploy: B connected; A shutting down mid-flood');
+    expect(out.text()).toMatch(/RESULT: all 7 invariants passed\n$/);
   });
 
   it('exits 3 and proves nothing when stopped before sending anything', async () => {

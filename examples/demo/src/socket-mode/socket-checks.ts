@@ -3,7 +3,7 @@ import type { DemoConfig } from '../config/demo-config.js';
 import type { SimulatorLedger } from '../simulator/ledger.js';
 import type { WebApiCounters } from '../simulator/web-api.js';
 import type { Invariant } from '../summary/invariants.js';
-import { seconds } from '../view/format.js';
+import { mib, seconds } from '../view/format.js';
 import type { SocketBot } from './socket-bot.js';
 
 /** Everything a Socket Mode run measured, for the checks. */
@@ -22,6 +22,8 @@ export interface SocketRun {
   readonly aStoppedInMs: number | undefined;
   /** The busy and the unavailable texts: what a refused user sees. */
   readonly busyTexts: readonly string[];
+  /** Peak `heapUsed` of the samples taken during the run. */
+  readonly peakHeapUsedBytes: number;
 }
 
 function sum(bots: readonly SocketBot[], read: (bot: SocketBot) => number): number {
@@ -171,6 +173,15 @@ function boundHeld(run: SocketRun): Invariant {
   };
 }
 
+function memoryWithinBudget(run: SocketRun): Invariant {
+  const budget = run.config.heapBudgetMb * 1_048_576;
+  return {
+    name: 'peak memory within budget',
+    passed: run.peakHeapUsedBytes <= budget,
+    detail: `peak heap ${mib(run.peakHeapUsedBytes)} (budget ${run.config.heapBudgetMb} MiB), both instances in one process`,
+  };
+}
+
 /** The Socket Mode run's contract, checked against what Slack's fake and both instances saw. */
 export function checkSocketInvariants(
   run: SocketRun,
@@ -183,5 +194,6 @@ export function checkSocketInvariants(
     deployLostNothing(run),
     refusalsVisible(run),
     boundHeld(run),
+    memoryWithinBudget(run),
   ];
 }

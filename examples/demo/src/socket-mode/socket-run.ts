@@ -136,7 +136,12 @@ export async function runSocketModeDemo(
   let b: SocketBot | undefined;
   let deploy: Promise<void> | undefined;
   let aStoppedInMs: number | undefined;
+  let peakHeapUsedBytes = 0;
+  const sampleHeap = () => {
+    peakHeapUsedBytes = Math.max(peakHeapUsedBytes, process.memoryUsage().heapUsed);
+  };
   const ticker = setInterval(() => {
+    sampleHeap();
     webApi.poll();
     const c = ledger.counters;
     out.write(
@@ -237,6 +242,7 @@ export async function runSocketModeDemo(
     io.signal?.removeEventListener('abort', onAbort);
   }
   webApi.poll();
+  sampleHeap();
   const run: SocketRun = {
     config,
     ledger,
@@ -246,6 +252,7 @@ export async function runSocketModeDemo(
     connectionA,
     aStoppedInMs,
     busyTexts: [busyText, unavailableText],
+    peakHeapUsedBytes,
   };
   const invariants = checkSocketInvariants(run, stoppedEarly);
   out.write('\nSocket Mode run: instance A until the deploy, then B\n');
@@ -254,6 +261,14 @@ export async function runSocketModeDemo(
       `${invariant.passed ? 'PASS' : 'FAIL'}  ${invariant.name}\n      ${invariant.detail}\n`,
     );
   }
+  const failed = invariants.filter((i) => !i.passed).length;
+  out.write(
+    stoppedEarly !== undefined
+      ? `RESULT: STOPPED EARLY (${stoppedEarly}): the run proves nothing\n`
+      : failed === 0
+        ? `RESULT: all ${invariants.length} invariants passed\n`
+        : `RESULT: ${failed} of ${invariants.length} invariants FAILED\n`,
+  );
   await fake.close();
   await webApi.close();
   await state.close();
