@@ -36,10 +36,11 @@ describe('the demo', () => {
         '1200',
         '--duration',
         '4',
+        // Few enough that the Slack bursts keep their margin within Slack's three retries.
         '--discord-messages',
-        '30',
+        '12',
         '--discord-commands',
-        '6',
+        '3',
       ],
       { stdout: out },
     );
@@ -73,9 +74,8 @@ describe('the demo', () => {
     for (const record of r.ledger.events.values()) expect(r.ledger.repliesTo(record)).toBe(1);
     expect(r.ledger.strayMessages).toBe(0);
     // Discord over the gateway, on the same runtime: every mention and /ask answered or told busy.
-    expect(r.discord.handled.messages + r.discord.outcomes['admission-rejected']!).toBeGreaterThan(
-      0,
-    );
+    const discordRefused = r.discord.outcomes['admission-rejected'] ?? 0;
+    expect(r.discord.handled.messages + r.discord.handled.commands + discordRefused).toBe(15);
     expect(r.discord.accepted).toBe(r.discord.handled.messages + r.discord.handled.commands);
     expect(r.discord.outcomes.completed).toBe(r.discord.accepted);
     expect(out.text()).toMatch(/RESULT: all 13 invariants passed\n$/);
