@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { RtEvent } from '../event/event.js';
-import { dedupeKeyOf } from '../event/validate-event.js';
 import { installationMarkKey, MAX_MARK_KEYS } from '../state/mark-keys.js';
 import { setup } from '../test-support/setup.js';
 import { deferred, settledOf } from '../test-support/test-adapter.js';
@@ -90,9 +89,7 @@ describe('an event with secondary identities, on a State with MultiKeyMark', () 
     await expect(adapter.send(copy('E1'))).rejects.toMatchObject({ reason: 'capacity' });
     expect(ofType('admission_rejected')).toHaveLength(1);
     expect(state.calls.filter((c) => c.includes('E1'))).toEqual([]);
-    expect([...state.marks.keys()]).toEqual([
-      dedupeKeyOf({ ...copy('busy'), adapter: 'test', tenant: 'T1', id: 'busy' } as RtEvent),
-    ]);
+    expect([...state.marks.keys()]).toEqual(['event:test:T1:busy']);
     hold.resolve();
     await settledOf(busy);
     // The other copy is not a duplicate of the refused one: its alias was never marked.
@@ -116,6 +113,20 @@ describe('an event with secondary identities, on a State with MultiKeyMark', () 
     await expect(adapter.send({ ...copy('E1'), retry: { attempt: 1 } })).resolves.toMatchObject({
       status: 'accepted',
     });
+  });
+
+  it("marks every identity for the event's own dedupeTtlMs, and none at 0", async () => {
+    const state = new MultiMarkTestState();
+    const { runtime, adapter } = setup({ state });
+    runtime.onMessage(() => {});
+    const before = Date.now();
+    await adapter.send({ ...copy('E1'), dedupeTtlMs: 3000 });
+    for (const key of ['event:test:T1:E1', messageKey('1.0001')]) {
+      expect(state.marks.get(key)).toBeGreaterThanOrEqual(before + 3000);
+      expect(state.marks.get(key)).toBeLessThan(before + 60_000);
+    }
+    await adapter.send({ ...copy('E2', '2.0002'), dedupeTtlMs: 0 });
+    expect(state.calls.filter((c) => c.includes('E2'))).toEqual([]);
   });
 
   it('marks an event without aliases with markEvent, as before', async () => {
