@@ -51,6 +51,26 @@ const outcomes = (bot: OneMessageBot) =>
     )
     .map((o) => `${o.event.id}:${o.outcome}`);
 
+/** A small deterministic PRNG (mulberry32), so a failing order can be replayed. */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
+
 for (const transport of [HTTP_TRANSPORT, SOCKET_MODE_TRANSPORT]) {
   describe(`one message, one handler run, over ${transport.name}`, () => {
     let bot: OneMessageBot | undefined;
@@ -192,6 +212,26 @@ for (const transport of [HTTP_TRANSPORT, SOCKET_MODE_TRANSPORT]) {
         await b.finished(1);
         expect(runs).toEqual(['message:EvOther']);
       });
+    });
+
+    it('handles each of many messages once when all their copies arrive at once, in any order', async () => {
+      const b = await start();
+      const ranFor: string[] = [];
+      b.runtime.onMention((ctx) => void ranFor.push(`mention:${ctx.event.thread}`));
+      b.runtime.onMessage((ctx) => void ranFor.push(`message:${ctx.event.thread}`));
+      const random = seededRandom(17);
+      const messages = Array.from({ length: 12 }, () => nextTs());
+      const deliveries = messages.flatMap((ts) => {
+        const { mention, message } = copiesOf(ts);
+        // Slack's own duplicate of the message copy, under a third event id.
+        const again = buildMessageEvent({ ts, text: MENTION_TEXT, eventId: `EvAgain${ts}` });
+        return [mention, message, again];
+      });
+      const answers = await Promise.all(shuffled(deliveries, random).map((p) => b.deliver(p)));
+      expect(answers.every((answer) => answer === 'acked')).toBe(true);
+      await b.finished(deliveries.length);
+      expect(ranFor.sort()).toEqual(messages.map((ts) => `mention:${ts}`).sort());
+      expect(outcomes(b).filter((o) => o.endsWith(':duplicate'))).toHaveLength(24);
     });
 
     describe("app_mention and message for one message, with mentionAndMessage: 'both'", () => {
