@@ -80,7 +80,7 @@ describe('the demo', () => {
         '--handler-ms',
         '40',
         '--time-scale',
-        '1200',
+        '300',
         '--duration',
         '4',
       ]),
