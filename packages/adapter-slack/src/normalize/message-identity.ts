@@ -59,31 +59,23 @@ export function messageIdentityOf(
 ): MessageIdentity {
   const channel = textOf(inner.channel);
   if (channel === undefined) return NONE;
-  const key = (kind: string, id: string | undefined): readonly string[] | undefined =>
-    id === undefined ? undefined : [installationMarkKey(kind, adapter, tenant, `${channel}:${id}`)];
+  const only = (kind: string, id: string | undefined): MessageIdentity =>
+    id === undefined
+      ? NONE
+      : { aliases: [installationMarkKey(kind, adapter, tenant, `${channel}:${id}`)] };
   const ts = textOf(inner.ts);
-  if (inner.type === 'app_mention') {
-    const aliases = key(rule === 'both' ? 'mention' : 'message', ts);
-    return aliases === undefined ? NONE : { aliases };
-  }
+  if (inner.type === 'app_mention') return only(rule === 'both' ? 'mention' : 'message', ts);
   if (inner.type !== 'message') return NONE;
   if (inner.subtype === 'message_changed') {
     const edited = tsOf(inner.message);
     const own = ts ?? textOf(inner.event_ts);
-    const aliases =
-      edited === undefined || own === undefined
-        ? undefined
-        : key('message-edit', `${edited}:${own}`);
-    return aliases === undefined ? NONE : { aliases };
+    return only('message-edit', edited && own ? `${edited}:${own}` : undefined);
   }
-  if (inner.subtype === 'message_deleted') {
-    const aliases = key('message-delete', textOf(inner.deleted_ts));
-    return aliases === undefined ? NONE : { aliases };
-  }
-  const aliases = key('message', ts);
-  if (aliases === undefined) return NONE;
+  if (inner.subtype === 'message_deleted') return only('message-delete', textOf(inner.deleted_ts));
+  const identity = only('message', ts);
+  if (identity === NONE) return NONE;
   if (rule === 'mention-wins' && botUser !== undefined && mentionsUser(inner.text, botUser)) {
-    return { aliases, kind: 'mention', fallbackKind: 'message' };
+    return { ...identity, kind: 'mention', fallbackKind: 'message' };
   }
-  return { aliases };
+  return identity;
 }
