@@ -17,6 +17,7 @@ export const PUBLISHED_PACKAGES = [
   'state-memory',
   'state-redis',
   'adapter-slack',
+  'adapter-discord',
   'testing',
   'otel',
 ] as const;
