@@ -36,13 +36,18 @@ describe('the demo', () => {
         '1200',
         '--duration',
         '4',
+        // Few enough that the Slack bursts keep their margin within Slack's three retries.
+        '--discord-messages',
+        '12',
+        '--discord-commands',
+        '3',
       ],
       { stdout: out },
     );
     const failed = report?.invariants.filter((i) => !i.passed).map((i) => `${i.name}: ${i.detail}`);
     expect(failed).toEqual([]);
     expect(exitCode).toBe(0);
-    expect(report?.invariants).toHaveLength(9);
+    expect(report?.invariants).toHaveLength(13);
     expect(report?.stoppedEarly).toBeUndefined();
     const r = report!;
     // Counts add up: every event was sent and handled once; the bound really was hit.
@@ -68,7 +73,45 @@ describe('the demo', () => {
     // What the simulator saw: one reply in each event's thread, nothing outside them.
     for (const record of r.ledger.events.values()) expect(r.ledger.repliesTo(record)).toBe(1);
     expect(r.ledger.strayMessages).toBe(0);
-    expect(out.text()).toMatch(/RESULT: all 9 invariants passed\n$/);
+    // Discord over the gateway, on the same runtime: every mention and /ask answered or told busy.
+    const discordRefused = r.discord.outcomes['admission-rejected'] ?? 0;
+    expect(r.discord.handled.messages + r.discord.handled.commands + discordRefused).toBe(15);
+    expect(r.discord.accepted).toBe(r.discord.handled.messages + r.discord.handled.commands);
+    expect(r.discord.outcomes.completed).toBe(r.discord.accepted);
+    expect(out.text()).toMatch(/RESULT: all 13 invariants passed\n$/);
+  });
+
+  it('floods over Socket Mode with a deploy mid-flood and proves its invariants', async () => {
+    const out = sink();
+    const { exitCode, socketReport } = await main(
+      ['--socket-mode', '--events', '60', '--commands', '6', '--clicks', '6'].concat([
+        '--max-detached',
+        '5',
+        '--handler-ms',
+        '40',
+        '--time-scale',
+        '300',
+        '--duration',
+        '4',
+      ]),
+      { stdout: out },
+    );
+    const failed = socketReport?.invariants
+      .filter((i) => !i.passed)
+      .map((i) => `${i.name}: ${i.detail}`);
+    expect(failed).toEqual([]);
+    expect(exitCode).toBe(EXIT_CODES.passed);
+    const run = socketReport!.run;
+    // Both instances served: A until the deploy, B after it; A's socket closed from its side.
+    expect(run.bots.map((bot) => bot.label)).toEqual(['A', 'B']);
+    expect(run.bots.every((bot) => bot.runtime.stats().accepted > 0)).toBe(true);
+    expect(run.connectionA.closedWith?.by).toBe('client');
+    expect(run.fake.connections).toHaveLength(2);
+    // The bound was hit: some events were left unacked and came back as redeliveries.
+    expect(run.fake.sent.filter((e) => (e.retry_attempt ?? 0) > 0).length).toBeGreaterThan(0);
+    for (const record of run.ledger.events.values()) expect(run.ledger.repliesTo(record)).toBe(1);
+    expect(out.text()).toContain('deploy: B connected; A shutting down mid-flood');
+    expect(out.text()).toMatch(/RESULT: all 7 invariants passed\n$/);
   });
 
   it('exits 3 and proves nothing when stopped before sending anything', async () => {
@@ -93,6 +136,10 @@ describe('the demo', () => {
     });
     const { exitCode, report } = await main(
       ['--events', '40', '--commands', '0', '--clicks', '0', '--max-detached', '2'].concat([
+        '--discord-messages',
+        '0',
+        '--discord-commands',
+        '0',
         '--handler-ms',
         '300',
         '--time-scale',

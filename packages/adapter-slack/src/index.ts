@@ -2,6 +2,7 @@ export {
   SlackAdapterError,
   SlackCallError,
   SlackRequestError,
+  SlackSocketModeError,
   SlackTargetError,
   SlackTokenError,
 } from './errors.js';
@@ -11,6 +12,7 @@ export {
   type SlackTokenResolver,
   tenantOf,
 } from './normalize/installation.js';
+export type { MentionAndMessage } from './normalize/message-identity.js';
 export type { SlackNoticeName } from './notices.js';
 export {
   DEFAULT_SLACK_ADAPTER_OPTIONS,
@@ -38,6 +40,11 @@ export type {
 export { BUSY_OPTION_VALUE } from './respond/busy-surfaces.js';
 export { isSlackShape, SLACK_SHAPES, type SlackShape } from './shapes.js';
 export { createSlackAdapter, SlackAdapter } from './slack-adapter.js';
+export {
+  DEFAULT_SOCKET_MODE_OPTIONS,
+  type SlackSocketModeOptions,
+  type SocketModeLogLevel,
+} from './socket-mode/options.js';
 export {
   type SignatureCheck,
   type SignatureFailure,
