@@ -118,13 +118,23 @@ describe('a Discord gateway flood far above the admission bound, with a reconnec
       ),
     );
     for (const id of repliedTo) expect(refused.has(id ?? '')).toBe(true);
-    expect(repliedTo.size).toBe(refused.size);
+    // Best effort and time-bounded (discord.js queues replies per route): a refusal whose reply
+    // did not make it within the budget is still observable, as a `busy_signal_failed` notice.
+    const failedSignals = new Set(
+      log.observations.flatMap((o) =>
+        o.type === 'adapter_notice' && o.name === 'busy_signal_failed'
+          ? [String((o.detail as { eventId?: unknown } | undefined)?.eventId)]
+          : [],
+      ),
+    );
+    for (const id of refused) expect(repliedTo.has(id) || failedSignals.has(id)).toBe(true);
     expect(log.leaks([TOKEN])).toEqual([]);
     recordFigures('discord-gateway-flood', {
       sent: total,
       admitted: stats.accepted,
       rejected: refused.size,
       busyReplies: busyReplies.length,
+      busySignalsFailed: failedSignals.size,
       duplicatesFromResume: stats.outcomes.duplicate,
       refusedThenReplayed,
       handled: handled.total,

@@ -27,8 +27,8 @@ describe('a Slack Socket Mode flood far above the admission bound, with the conn
   });
 
   it('handles every event exactly once through redeliveries of unacked envelopes, and refuses commands visibly', async () => {
-    // Unacked events_api envelopes come back after 100 ms, 300 ms, 900 ms (Slack: seconds).
-    fake = await startFakeSocketMode({ redeliverAfterMs: [100, 300, 900] });
+    // Unacked events_api envelopes come back after 200 ms, 600 ms, 1.8 s (Slack: seconds).
+    fake = await startFakeSocketMode({ redeliverAfterMs: [200, 600, 1800] });
     bed = await startSlackBed({
       adapter: {
         socketMode: {
@@ -55,7 +55,7 @@ describe('a Slack Socket Mode flood far above the admission bound, with the conn
       tenants: ['T1', 'T2', 'T3'],
       hotShare: 0.34,
       burstSize: 2 * MAX_DETACHED,
-      burstGapMs: 120,
+      burstGapMs: sized(160, 250),
       seed: 17,
     });
     const f = fake;
