@@ -9,6 +9,7 @@ import {
   type ResolvedAnswerOptions,
   resolveAnswerOptions,
 } from '@rt/core/adapter';
+import type { DiscordGatewayOptions } from './gateway/gateway-options.js';
 import { DISCORD_SHAPES, type DiscordShape } from './shapes.js';
 import { importPublicKey } from './verify/public-key.js';
 
@@ -69,6 +70,12 @@ export interface DiscordAdapterOptions extends AnswerOptions<DiscordShape> {
   readonly syncCommands?: readonly string[];
   /** Messages `readHistory` returns when the caller gives no limit. Default 50. */
   readonly historyLimit?: number;
+  /**
+   * Also receive over the gateway (a long-lived `discord.js` Client started by `runtime.start()`):
+   * `true` for the defaults, or its options (`DiscordGatewayOptions`). Default: HTTP only (the
+   * gateway, and discord.js, are never loaded).
+   */
+  readonly gateway?: DiscordGatewayOptions | boolean;
 }
 
 /**
