@@ -40,13 +40,17 @@ describe('the demo', () => {
         '30',
         '--discord-commands',
         '6',
+        '--discord-clicks',
+        '6',
+        '--discord-suggestions',
+        '4',
       ],
       { stdout: out },
     );
     const failed = report?.invariants.filter((i) => !i.passed).map((i) => `${i.name}: ${i.detail}`);
     expect(failed).toEqual([]);
     expect(exitCode).toBe(0);
-    expect(report?.invariants).toHaveLength(13);
+    expect(report?.invariants).toHaveLength(14);
     expect(report?.stoppedEarly).toBeUndefined();
     const r = report!;
     // Counts add up: every event was sent and handled once; the bound really was hit.
@@ -72,13 +76,21 @@ describe('the demo', () => {
     // What the simulator saw: one reply in each event's thread, nothing outside them.
     for (const record of r.ledger.events.values()) expect(r.ledger.repliesTo(record)).toBe(1);
     expect(r.ledger.strayMessages).toBe(0);
-    // Discord over the gateway, on the same runtime: every mention and /ask answered or told busy.
-    expect(r.discord.handled.messages + r.discord.outcomes['admission-rejected']!).toBeGreaterThan(
-      0,
-    );
-    expect(r.discord.accepted).toBe(r.discord.handled.messages + r.discord.handled.commands);
+    // Discord on the same runtime: mentions over the gateway, /ask, clicks and autocompletes as
+    // signed HTTP interactions; each answered or told busy, by the Discord simulator's record.
+    const d = r.final.discord;
+    expect(d.sent).toEqual({ message: 30, command: 6, click: 6, suggestion: 4 });
+    expect(d.answered.message + d.busy.message).toBe(30);
+    expect(d.answered.command + d.busy.command).toBe(6);
+    expect(d.answered.click + d.busy.click).toBe(6);
+    expect(d.answered.suggestion).toBe(4);
+    const busyShown = d.busy.message + d.busy.command + d.busy.click;
+    expect(busyShown).toBeGreaterThan(0);
+    expect(r.discord.outcomes['admission-rejected']).toBe(busyShown);
+    const h = r.discord.handled;
+    expect(r.discord.accepted).toBe(h.messages + h.commands + h.clicks + 4);
     expect(r.discord.outcomes.completed).toBe(r.discord.accepted);
-    expect(out.text()).toMatch(/RESULT: all 13 invariants passed\n$/);
+    expect(out.text()).toMatch(/RESULT: all 14 invariants passed\n$/);
   });
 
   it('floods over Socket Mode with a deploy mid-flood and proves its invariants', async () => {

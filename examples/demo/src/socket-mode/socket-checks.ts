@@ -164,7 +164,7 @@ function refusalsVisible(run: SocketRun): Invariant {
 function boundHeld(run: SocketRun): Invariant {
   const max = run.config.maxDetached;
   const peaks = run.bots.map((bot) =>
-    Math.max(bot.tally.handlers.peak, bot.tally.peakAtAdmission, bot.tally.peakAtObservation),
+    Math.max(bot.tally.allHandlers.peak, bot.tally.peakAtAdmission, bot.tally.peakAtObservation),
   );
   return {
     name: 'the admission bound was never exceeded',

@@ -1,4 +1,5 @@
 import type { DemoConfig } from '../config/demo-config.js';
+import type { DiscordCounts } from '../discord/discord-record.js';
 import type { Snapshot } from '../metrics.js';
 import type { SimulatorLedger } from '../simulator/ledger.js';
 import type { TrafficPlan } from '../simulator/traffic-plan.js';
@@ -18,14 +19,23 @@ export interface SummaryInput {
   readonly busyText: string;
   /** Why the run stopped before Slack had finished; absent when it ran to the end. */
   readonly stoppedEarly?: string;
-  /** The Discord side of the run (the runtime's ledger for the Discord adapter, the fake REST's record). */
+  /**
+   * The Discord side of the run: the runtime's ledger for the Discord adapter, what its handlers
+   * finished, and the simulator's counts (sent, answered, told busy, by kind).
+   */
   readonly discord?: {
     readonly outcomes: Readonly<Record<string, number>>;
     readonly accepted: number;
-    readonly handled: { readonly messages: number; readonly commands: number };
-    readonly sent: { readonly messages: number; readonly commands: number };
-    readonly shown: { readonly answered: number; readonly busy: number };
+    readonly handled: DiscordHandled;
+    readonly counts: DiscordCounts;
   };
+}
+
+/** What the Discord handlers finished, by kind (the bot's count). */
+export interface DiscordHandled {
+  readonly messages: number;
+  readonly commands: number;
+  readonly clicks: number;
 }
 
 /** On which attempt each acknowledged event got its 2xx (0 = first delivery). */
@@ -58,12 +68,16 @@ function discordLines(input: SummaryInput): string[] {
   const d = input.discord;
   if (d === undefined) return [];
   const o = d.outcomes;
+  const { sent, answered, busy } = d.counts;
   return [
-    `  Discord   over the gateway: ${d.sent.messages} mentions, ${d.sent.commands} /ask sent (never ` +
-      `redelivered); handled ${d.handled.messages} + ${d.handled.commands}; users saw ${d.shown.answered} ` +
-      `answers + ${d.shown.busy} busy`,
+    `  Discord   sent ${sent.message} mentions over the gateway; ${sent.command} /ask, ${sent.click} ` +
+      `clicks, ${sent.suggestion} autocompletes as signed HTTP interactions (never redelivered)`,
+    `  users saw mentions ${answered.message} answers + ${busy.message} busy replies; /ask ` +
+      `${answered.command} + ${busy.command} busy; clicks ${answered.click} + ${busy.click} busy; ` +
+      `autocomplete ${answered.suggestion} with choices (recorded by the Discord simulator)`,
     `  runtime   Discord: accepted ${d.accepted}, completed ${o.completed ?? 0}, admission-rejected ` +
-      `${o['admission-rejected'] ?? 0}, duplicate ${o.duplicate ?? 0}, failed ${o.failed ?? 0}`,
+      `${o['admission-rejected'] ?? 0}, duplicate ${o.duplicate ?? 0}, failed ${o.failed ?? 0}; ` +
+      `handlers finished ${d.handled.messages} mentions, ${d.handled.commands} /ask, ${d.handled.clicks} clicks`,
   ];
 }
 
