@@ -96,13 +96,13 @@ describe('the demo', () => {
   it('floods over Socket Mode with a deploy mid-flood and proves its invariants', async () => {
     const out = sink();
     const { exitCode, socketReport } = await main(
-      ['--socket-mode', '--events', '60', '--commands', '6', '--clicks', '6'].concat([
+      ['--transport', 'socket-mode', '--events', '60', '--commands', '6', '--clicks', '6'].concat([
         '--max-detached',
         '5',
         '--handler-ms',
         '40',
         '--time-scale',
-        '1200',
+        '600',
         '--duration',
         '4',
       ]),
@@ -122,8 +122,18 @@ describe('the demo', () => {
     // The bound was hit: some events were left unacked and came back as redeliveries.
     expect(run.fake.sent.filter((e) => (e.retry_attempt ?? 0) > 0).length).toBeGreaterThan(0);
     for (const record of run.ledger.events.values()) expect(run.ledger.repliesTo(record)).toBe(1);
+    // Events sent on A after its admission closed: none acked there (the fake's record), each
+    // redelivered to B and handled there exactly once.
+    const late = run.connectionA.sent
+      .slice(run.aSentBeforeShutdown)
+      .filter((envelope) => envelope.type === 'events_api');
+    expect(late.length).toBeGreaterThanOrEqual(3);
+    for (const envelope of late) {
+      expect(run.fake.acksOf(envelope.envelope_id)).toEqual([]);
+      expect(run.bots[1]?.tally.handled.event.get(String(envelope.payload.event_id))).toBe(1);
+    }
     expect(out.text()).toContain('deploy: B connected; A shutting down mid-flood');
-    expect(out.text()).toMatch(/RESULT: all 7 invariants passed\n$/);
+    expect(out.text()).toMatch(/RESULT: all 9 invariants passed\n$/);
   });
 
   it('exits 3 and proves nothing when stopped before sending anything', async () => {

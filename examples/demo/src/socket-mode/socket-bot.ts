@@ -30,6 +30,8 @@ export interface SocketBot {
   readonly tally: BotTally;
   /** Event ids this instance refused because it was shutting down. */
   readonly refusedAtShutdown: Set<string>;
+  /** Slash commands this instance refused because it was shutting down. */
+  refusedCommandsAtShutdown: number;
   /** `socket_connected` notices: how often this instance opened a connection. */
   connections: number;
 }
@@ -55,7 +57,7 @@ export async function startSocketBot(options: SocketBotOptions): Promise<SocketB
       reconnectMaxDelayMs: 500,
     },
   });
-  const bot: { connections: number } = { connections: 0 };
+  const bot = { connections: 0, refusedCommandsAtShutdown: 0 };
   const watch = (observation: Observation) => {
     if (
       observation.type === 'admission_rejected' &&
@@ -63,6 +65,13 @@ export async function startSocketBot(options: SocketBotOptions): Promise<SocketB
       observation.event.shape === 'event_callback'
     ) {
       refusedAtShutdown.add(observation.event.id);
+    }
+    if (
+      observation.type === 'admission_rejected' &&
+      observation.reason === 'shutdown' &&
+      observation.event.shape === 'slash_command'
+    ) {
+      bot.refusedCommandsAtShutdown += 1;
     }
     if (observation.type === 'adapter_notice' && observation.name === 'socket_connected') {
       bot.connections += 1;

@@ -89,21 +89,12 @@ export function renderSummary(input: SummaryInput): string {
   const failureRate =
     final.sim.deliveries > 0 ? (100 * failedDeliveries) / final.sim.deliveries : 0;
   const oneMinute = seconds(60_000 / config.timeScale);
-  const total = input.invariants.length;
-  const failed = total - input.invariants.filter((i) => i.passed).length;
   const planned = plan.items.length;
   const sent = final.sim.eventsSent + final.sim.commandsSent + final.sim.clicksSent;
   const seen = invocationViews(input, input.busyText);
   let threadReplies = 0;
   for (const count of input.ledger.repliesPerThread.values()) threadReplies += count;
-  let result = failed === 0 ? `RESULT: all ${total} invariants passed` : '';
-  if (failed > 0) result = `RESULT: ${failed} of ${total} invariants FAILED`;
-  if (input.stoppedEarly !== undefined) {
-    result =
-      `RESULT: STOPPED EARLY (${input.stoppedEarly}): ${sent} of ${planned} planned deliveries ` +
-      `sent, ${final.sim.retriesCancelled} retries cancelled; an unfinished run proves nothing ` +
-      `(${failed} of ${total} invariants failed)`;
-  }
+  const stopped = `${sent} of ${planned} planned deliveries sent, ${final.sim.retriesCancelled} retries cancelled`;
   const lines = [
     '',
     `Summary  seed ${config.seed}, ${config.events} events, ${config.commands} /ask, ${config.clicks} clicks, ` +
@@ -125,8 +116,32 @@ export function renderSummary(input: SummaryInput): string {
     `  delivery failure rate ${failureRate.toFixed(1)}% (Slack disables event subscriptions above 95% ` +
       'within an hour)',
     '',
-    ...input.invariants.map((i) => `${i.passed ? 'PASS' : 'FAIL'}  ${i.name}: ${i.detail}`),
-    result,
+    ...verdictLines(input.invariants, input.stoppedEarly, stopped),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The verdict every run ends with, whatever its transport: one `PASS`/`FAIL` line per invariant,
+ * then the `RESULT` line. A run stopped early says so whatever the lines say (`progress` tells how
+ * far it got): an unfinished run proves nothing.
+ */
+export function verdictLines(
+  invariants: readonly Invariant[],
+  stoppedEarly: string | undefined,
+  progress: string,
+): string[] {
+  const total = invariants.length;
+  const failed = invariants.filter((i) => !i.passed).length;
+  let result = failed === 0 ? `RESULT: all ${total} invariants passed` : '';
+  if (failed > 0) result = `RESULT: ${failed} of ${total} invariants FAILED`;
+  if (stoppedEarly !== undefined) {
+    result =
+      `RESULT: STOPPED EARLY (${stoppedEarly}): ${progress}; an unfinished run proves nothing ` +
+      `(${failed} of ${total} invariants failed)`;
+  }
+  return [
+    ...invariants.map((i) => `${i.passed ? 'PASS' : 'FAIL'}  ${i.name}: ${i.detail}`),
+    result,
+  ];
 }
