@@ -3,7 +3,7 @@ import type { DemoConfig } from '../config/demo-config.js';
 import type { SimulatorLedger } from '../simulator/ledger.js';
 import type { WebApiCounters } from '../simulator/web-api.js';
 import type { Invariant } from '../summary/invariants.js';
-import { mib, seconds } from '../view/format.js';
+import { mib } from '../view/format.js';
 import type { SocketBot } from './socket-bot.js';
 import {
   busyAcksForDirectInvocations,
