@@ -73,7 +73,7 @@ export const EXIT_CODES = Object.freeze({
 export interface DemoOutcome {
   readonly exitCode: number;
   readonly report?: DemoReport;
-  /** The report of a `--socket-mode` run. */
+  /** The report of a `--transport socket-mode` run. */
   readonly socketReport?: SocketDemoReport;
 }
 
