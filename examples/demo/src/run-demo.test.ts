@@ -102,7 +102,7 @@ describe('the demo', () => {
         '--handler-ms',
         '40',
         '--time-scale',
-        '600',
+        '300',
         '--duration',
         '4',
       ]),
