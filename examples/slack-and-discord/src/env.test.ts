@@ -19,6 +19,16 @@ describe('readEnv', () => {
     });
   });
 
+  it('SLACK_API_URL and DISCORD_API_URL point the adapters elsewhere (local fakes)', () => {
+    const env = readEnv({
+      ...FULL,
+      SLACK_API_URL: 'http://127.0.0.1:1/api/',
+      DISCORD_API_URL: 'http://127.0.0.1:2/api',
+    });
+    expect(env.slack.apiUrl).toBe('http://127.0.0.1:1/api/');
+    expect(env.discord.apiUrl).toBe('http://127.0.0.1:2/api');
+  });
+
   it('DISCORD_GATEWAY=off serves Discord over HTTP only', () => {
     expect(readEnv({ ...FULL, DISCORD_GATEWAY: 'off' }).discord.gateway).toBe(false);
   });

@@ -5,13 +5,20 @@
 import { existsSync } from 'node:fs';
 
 export interface BotEnv {
-  readonly slack: { readonly signingSecret: string; readonly botToken: string };
+  readonly slack: {
+    readonly signingSecret: string;
+    readonly botToken: string;
+    /** `SLACK_API_URL`: another Web API (a local fake); default Slack's. */
+    readonly apiUrl?: string;
+  };
   readonly discord: {
     readonly publicKey: string;
     readonly applicationId: string;
     readonly token: string;
     /** `DISCORD_GATEWAY=off` serves Discord over HTTP interactions only. */
     readonly gateway: boolean;
+    /** `DISCORD_API_URL`: another REST API (a local fake, whose `/gateway/bot` names its gateway). */
+    readonly apiUrl?: string;
   };
   readonly port: number;
   /** Interface to bind; `undefined` binds every interface (what a tunnel or proxy needs). */
@@ -44,16 +51,20 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): BotEnv {
   if (gateway !== 'on' && gateway !== 'off') {
     throw new Error(`DISCORD_GATEWAY must be "on" or "off", got ${JSON.stringify(gateway)}`);
   }
+  const slackApiUrl = env.SLACK_API_URL?.trim() || undefined;
+  const discordApiUrl = env.DISCORD_API_URL?.trim() || undefined;
   return {
     slack: {
       signingSecret: required(env, 'SLACK_SIGNING_SECRET'),
       botToken: required(env, 'SLACK_BOT_TOKEN'),
+      ...(slackApiUrl !== undefined ? { apiUrl: slackApiUrl } : {}),
     },
     discord: {
       publicKey: required(env, 'DISCORD_PUBLIC_KEY'),
       applicationId: required(env, 'DISCORD_APPLICATION_ID'),
       token: required(env, 'DISCORD_BOT_TOKEN'),
       gateway: gateway === 'on',
+      ...(discordApiUrl !== undefined ? { apiUrl: discordApiUrl } : {}),
     },
     port,
     host: env.HOST?.trim() || undefined,

@@ -50,7 +50,9 @@ export class DiscordGateway {
   readonly #deps: GatewayDeps;
   readonly #inflight = new PendingSet();
   readonly #refusals: MessageRefusals;
-  readonly #watch: ConnectionWatch;
+  /** One watch per shard (discord.js may run several in one client). */
+  readonly #watches = new Map<number, ConnectionWatch>();
+  #watching = true;
   #client: Client | undefined;
   #phase: Phase = 'idle';
   #started: Promise<void> | undefined;
@@ -71,9 +73,19 @@ export class DiscordGateway {
           error,
         ),
     });
-    this.#watch = new ConnectionWatch(deps.gateway.disconnectedAlertMs, (name, detail, error) =>
-      deps.inbound.notice(name, detail, error),
-    );
+  }
+
+  /** The watch of shard `shardId`, created on first use; `undefined` once the gateway closes. */
+  #watch(shardId: number): ConnectionWatch | undefined {
+    if (!this.#watching) return undefined;
+    let watch = this.#watches.get(shardId);
+    if (watch === undefined) {
+      watch = new ConnectionWatch(this.#deps.gateway.disconnectedAlertMs, (name, detail, error) =>
+        this.#deps.inbound.notice(name, { ...detail, shardId }, error),
+      );
+      this.#watches.set(shardId, watch);
+    }
+    return watch;
   }
 
   /** The discord.js client once `start()` created it (for anything rt does not wrap). */
@@ -113,14 +125,14 @@ export class DiscordGateway {
     });
     this.#client = client;
     client.on(Events.Raw, (packet: RawPacket) => this.#onPacket(packet));
-    client.on(Events.ShardReconnecting, () => this.#watch.dropped());
-    client.on(Events.ShardDisconnect, (event: { code: number }) =>
-      this.#watch.closedForGood(event.code),
+    client.on(Events.ShardReconnecting, (shardId: number) => this.#watch(shardId)?.dropped());
+    client.on(Events.ShardDisconnect, (event: { code: number }, shardId: number) =>
+      this.#watch(shardId)?.closedForGood(event.code),
     );
-    client.on(Events.ShardResume, () => this.#watch.restored());
-    client.on(Events.ShardReady, () => this.#watch.restored());
-    client.on(Events.ShardError, (error: Error) =>
-      this.#deps.inbound.notice('gateway_error', undefined, error),
+    client.on(Events.ShardResume, (shardId: number) => this.#watch(shardId)?.restored());
+    client.on(Events.ShardReady, (shardId: number) => this.#watch(shardId)?.restored());
+    client.on(Events.ShardError, (error: Error, shardId: number) =>
+      this.#deps.inbound.notice('gateway_error', { shardId }, error),
     );
     client.on(Events.Error, (error: Error) =>
       this.#deps.inbound.notice('gateway_error', undefined, error),
@@ -254,7 +266,8 @@ export class DiscordGateway {
 
   async #close(): Promise<void> {
     this.#phase = 'closing';
-    this.#watch.dispose();
+    this.#watching = false;
+    for (const watch of this.#watches.values()) watch.dispose();
     const client = this.#client;
     await this.#started?.catch(() => undefined);
     await (this.#client ?? client)?.destroy().catch((error: unknown) => {

@@ -8,6 +8,9 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GatewayHarness, startGatewayHarness } from '../test-support/gateway-harness.js';
 
+/** Real connections under a loaded machine: poll for up to 5 s (an upper bound, not a timing). */
+const POLL = { timeout: 5000 };
+
 const CHANNEL_MESSAGES = 'POST /channels/:channel/messages' as const;
 const CALLBACK = 'POST /interactions/:interaction/:token/callback' as const;
 
@@ -42,7 +45,7 @@ describe('gateway answers when something goes wrong', () => {
     });
     expect(h.runtime.stats().outcomes.dropped).toBe(1);
     release.resolve();
-    await expect.poll(() => h?.runtime.stats().outcomes.completed).toBe(1);
+    await expect.poll(() => h?.runtime.stats().outcomes.completed, POLL).toBe(1);
     expect(ran).toBe(1);
   });
 
@@ -53,7 +56,7 @@ describe('gateway answers when something goes wrong', () => {
     h.fake.rest.fail(CALLBACK, { status: 404, code: 10062, message: 'Unknown interaction' });
     const command = buildChatInputCommand({ name: 'ask' });
     h.fake.gateway.dispatch('INTERACTION_CREATE', command);
-    await expect.poll(() => h?.notices('interaction_callback_failed').length).toBe(1);
+    await expect.poll(() => h?.notices('interaction_callback_failed').length, POLL).toBe(1);
     expect(h.notices('interaction_callback_failed')[0]).toMatchObject({
       detail: { shape: 'application_command', eventId: command.id, callbackType: 5 },
       error: { code: 'RT_DISCORD_CALL', status: 404, discordCode: 10062 },
@@ -66,7 +69,7 @@ describe('gateway answers when something goes wrong', () => {
     });
     const { token: _token, ...broken } = buildChatInputCommand({ name: 'ask' });
     h.fake.gateway.dispatch('INTERACTION_CREATE', broken);
-    await expect.poll(() => h?.notices('gateway_payload_ignored').length).toBe(1);
+    await expect.poll(() => h?.notices('gateway_payload_ignored').length, POLL).toBe(1);
     expect(h.notices('gateway_payload_ignored')[0]).toMatchObject({
       detail: {
         dispatch: 'INTERACTION_CREATE',

@@ -17,6 +17,9 @@ import {
   startGatewayHarness,
 } from '../test-support/gateway-harness.js';
 
+/** Real connections under a loaded machine: poll for up to 5 s (an upper bound, not a timing). */
+const POLL = { timeout: 5000 };
+
 const CALLBACK = 'POST /interactions/:interaction/:token/callback' as const;
 
 function adapterFor(fake: FakeDiscord, token: string, gateway: boolean | object = true) {
@@ -121,7 +124,7 @@ describe('gateway lifecycle', () => {
       user_id: DISCORD_TEST_IDS.userId,
       timestamp: 1,
     });
-    await expect.poll(() => h?.runtime.stats().received).toBe(1);
+    await expect.poll(() => h?.runtime.stats().received, POLL).toBe(1);
     expect(h.fake.rest.callsTo(CALLBACK)).toEqual([]);
   });
 });

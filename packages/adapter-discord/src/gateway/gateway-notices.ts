@@ -1,8 +1,8 @@
 /**
  * The `adapter_notice` names the gateway transport adds to `DiscordNoticeName`:
- * - `gateway_disconnected`: the gateway has been down for `disconnectedAlertMs` while discord.js
- *   reconnects (`detail.downForMs`), or closed for good with an unrecoverable code
- *   (`detail.code`, `detail.recoverable: false`): alert on it;
+ * - `gateway_disconnected`: a shard's connection has been down for `disconnectedAlertMs` while
+ *   discord.js reconnects (`detail.downForMs`, `detail.shardId`), or closed for good with an
+ *   unrecoverable code (`detail.code`, `detail.recoverable: false`): alert on it;
  * - `gateway_reconnected`: the gateway is back after a `gateway_disconnected` (`detail.downForMs`);
  * - `gateway_error`: discord.js reported a shard error (`error`);
  * - `gateway_payload_ignored`: a dispatch could not be used (`detail.dispatch`, `detail.reason`);

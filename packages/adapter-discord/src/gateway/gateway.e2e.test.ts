@@ -15,6 +15,9 @@ import {
   startGatewayHarness,
 } from '../test-support/gateway-harness.js';
 
+/** Real connections under a loaded machine: poll for up to 5 s (an upper bound, not a timing). */
+const POLL = { timeout: 5000 };
+
 const CHANNEL_MESSAGES = 'POST /channels/:channel/messages' as const;
 const CALLBACK = 'POST /interactions/:interaction/:token/callback' as const;
 const EDIT_ORIGINAL = 'PATCH /webhooks/:application/:token/messages/:message' as const;
@@ -86,7 +89,7 @@ describe('the gateway with the real discord.js Client against the fake gateway',
       params: { channel: FAKE_GATEWAY_THREAD_ID },
       body: { content: 'echo: in a thread' },
     });
-    await expect.poll(() => h?.runtime.stats().outcomes.completed).toBe(3);
+    await expect.poll(() => h?.runtime.stats().outcomes.completed, POLL).toBe(3);
   });
 
   it('ignores the bot’s own and other bots’ messages by default, and dispatches other bots’ with botMessages "others"', async () => {
@@ -98,7 +101,7 @@ describe('the gateway with the real discord.js Client against the fake gateway',
     h.message({ content: 'mine', authorId: BOT, bot: true });
     const other = h.message({ content: 'another bot', authorId: '555000000000000555', bot: true });
     const person = h.message({ content: 'a person' });
-    await expect.poll(() => log.ids().length).toBe(2);
+    await expect.poll(() => log.ids().length, POLL).toBe(2);
     expect(log.ids().sort()).toEqual([other.id, person.id].sort());
     expect(h.runtime.stats().received).toBe(2);
   });
@@ -115,7 +118,7 @@ describe('the gateway with the real discord.js Client against the fake gateway',
       text: '🎉',
       user: DISCORD_TEST_IDS.userId,
     });
-    await expect.poll(() => h?.runtime.stats().received).toBe(2);
+    await expect.poll(() => h?.runtime.stats().received, POLL).toBe(2);
     expect(h.runtime.stats().accepted).toBe(1);
   });
 
@@ -188,7 +191,7 @@ describe('a saturated bound over the gateway', () => {
       },
     });
     release.resolve();
-    await expect.poll(() => h.runtime.stats().outcomes.completed).toBe(1);
+    await expect.poll(() => h.runtime.stats().outcomes.completed, POLL).toBe(1);
     expect(log.ids()).toEqual([first.id]);
     expect(h.observations.filter((o) => o.type === 'admission_rejected')).toHaveLength(1);
   });
@@ -221,7 +224,7 @@ describe('a saturated bound over the gateway', () => {
       },
     });
     release.resolve();
-    await expect.poll(() => h.runtime.stats().outcomes.completed).toBe(1);
+    await expect.poll(() => h.runtime.stats().outcomes.completed, POLL).toBe(1);
     expect(log.ids()).toEqual([first.id]);
   });
 
@@ -233,7 +236,7 @@ describe('a saturated bound over the gateway', () => {
       message: 'Missing Permissions',
     });
     const second = h.message({ content: 'second', mentions: [BOT] });
-    await expect.poll(() => h.notices('busy_signal_failed').length).toBe(1);
+    await expect.poll(() => h.notices('busy_signal_failed').length, POLL).toBe(1);
     expect(h.notices('busy_signal_failed')[0]).toMatchObject({
       detail: { shape: 'message_create', eventId: second.id, via: 'reply' },
       error: { code: 'RT_DISCORD_CALL', status: 403, discordCode: 50013 },
@@ -257,35 +260,35 @@ describe('reconnects, resumes and outages', () => {
       setup: (runtime) => void runtime.onMessage((ctx) => log.record(ctx.event)),
     });
     const before = [h.message({ content: 'one' }), h.message({ content: 'two' })];
-    await expect.poll(() => log.ids().length).toBe(2);
+    await expect.poll(() => log.ids().length, POLL).toBe(2);
     h.fake.gateway.dropConnection();
     const missed = h.message({ content: 'sent while disconnected' });
     await h.fake.gateway.waitFor('resume');
     await h.fake.gateway.waitForSession();
     const after = h.message({ content: 'after the resume' });
-    await expect.poll(() => log.ids().length).toBe(4);
+    await expect.poll(() => log.ids().length, POLL).toBe(4);
     expect(log.ids().sort()).toEqual([...before, missed, after].map((m) => m.id).sort());
     // The overlap replayed the two earlier messages: deduped on their ids, not handled again.
-    await expect.poll(() => h?.runtime.stats().outcomes.duplicate).toBe(2);
+    await expect.poll(() => h?.runtime.stats().outcomes.duplicate, POLL).toBe(2);
     expect(h.fake.gateway.events.filter((e) => e.type === 'identify')).toHaveLength(1);
   });
 
   it('a gateway that stays down is reported as gateway_disconnected, and gateway_reconnected once it is back', async () => {
     h = await startGatewayHarness({ gateway: { disconnectedAlertMs: 200 } });
     h.fake.gateway.goDown();
-    await expect.poll(() => h?.notices('gateway_disconnected').length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => h?.notices('gateway_disconnected').length, POLL).toBe(1);
     expect(h.notices('gateway_disconnected')[0]).toMatchObject({
-      detail: { recoverable: true, thresholdMs: 200 },
+      detail: { recoverable: true, thresholdMs: 200, shardId: 0 },
     });
     expect(h.notices('gateway_reconnected')).toEqual([]);
     h.fake.gateway.comeBack();
-    await expect.poll(() => h?.notices('gateway_reconnected').length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => h?.notices('gateway_reconnected').length, POLL).toBe(1);
     expect(h.notices('gateway_disconnected')).toHaveLength(1);
   });
 
   it('heartbeats are ACKed: the client keeps one session, with no zombie reconnect', async () => {
-    h = await startGatewayHarness({ fakeGateway: { heartbeatIntervalMs: 40 } });
-    await h.fake.gateway.waitFor('heartbeat', 4);
+    h = await startGatewayHarness({ fakeGateway: { heartbeatIntervalMs: 250 } });
+    await h.fake.gateway.waitFor('heartbeat', 3);
     expect(h.fake.gateway.events.filter((e) => e.type === 'identify')).toHaveLength(1);
     expect(h.fake.gateway.events.filter((e) => e.type === 'close' || e.type === 'resume')).toEqual(
       [],
