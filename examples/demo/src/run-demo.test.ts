@@ -132,6 +132,11 @@ describe('the demo', () => {
       expect(run.fake.acksOf(envelope.envelope_id)).toEqual([]);
       expect(run.bots[1]?.tally.handled.event.get(String(envelope.payload.event_id))).toBe(1);
     }
+    // A's socket stayed open for the options load in flight: A read the events and the two /ask
+    // sent after its admission closed, withheld the events and acked each /ask as busy.
+    const a = run.bots[0]!;
+    expect(a.refusedAtShutdown.size).toBeGreaterThanOrEqual(3);
+    expect(a.refusedCommandsAtShutdown).toBe(2);
     expect(out.text()).toContain('deploy: B connected; A shutting down mid-flood');
     expect(out.text()).toMatch(/RESULT: all 9 invariants passed\n$/);
   });

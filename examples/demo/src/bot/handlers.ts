@@ -14,6 +14,14 @@ export interface HandlerDeps {
   /** Mean handler time; each call takes 50%..150% of it. */
   readonly handlerMs: number;
   readonly seed: number;
+  /**
+   * How long a Slack options load (`block_suggestion` of the `question` select, sync) takes, like
+   * a lookup in a slow store; default 0. The Socket Mode run's deploy uses one in flight to hold
+   * the draining runtime's socket open while it refuses what arrives.
+   */
+  readonly slackOptionsMs?: number;
+  /** Called when a Slack options load starts (its handler runs). */
+  readonly onSlackOptions?: () => void;
 }
 
 /** The choices `/ask`'s `question` option suggests while a Discord user types. */
@@ -33,8 +41,8 @@ export const QUESTION_CHOICES: readonly string[] = Object.freeze([
  * handler waits on `ctx.signal` (so a detach timeout or shutdown stops it), runs inside its
  * platform's `HandlerGauge` (counted in the runtime-wide one too: the bound check independent of
  * the runtime), and records itself as handled only once its answer reached the platform. The
- * Discord autocomplete of `/ask`'s `question` option is sync (its choices are the answer) and holds
- * no admission slot, so it runs outside the gauges.
+ * autocomplete of the `question` option (Discord `/ask`'s option; a Slack external select) is sync
+ * (its choices are the answer) and holds no admission slot, so it runs outside the gauges.
  */
 export function registerHandlers(runtime: Runtime, deps: HandlerDeps): void {
   const random = createRandom(deps.seed ^ 0x5eed);
@@ -81,11 +89,14 @@ export function registerHandlers(runtime: Runtime, deps: HandlerDeps): void {
     }),
   );
 
-  runtime.onSuggestion('question', (ctx) => {
+  runtime.onSuggestion('question', async (ctx) => {
     const typed = (ctx.event.text ?? '').toLowerCase();
-    return QUESTION_CHOICES.filter((choice) => choice.startsWith(typed)).map((choice) => ({
-      name: choice,
-      value: choice,
-    }));
+    const matches = QUESTION_CHOICES.filter((choice) => choice.startsWith(typed));
+    if (onDiscord(ctx.event.adapter)) {
+      return matches.map((choice) => ({ name: choice, value: choice }));
+    }
+    deps.onSlackOptions?.();
+    await think(deps.slackOptionsMs ?? 0, ctx.signal);
+    return matches.map((choice) => ({ text: { type: 'plain_text', text: choice }, value: choice }));
   });
 }

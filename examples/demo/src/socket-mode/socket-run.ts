@@ -3,6 +3,7 @@ import { createMemoryState } from '@rt/state-memory';
 import {
   buildAppMentionEvent,
   buildBlockActions,
+  buildBlockSuggestion,
   buildSlashCommand,
   type FakeEnvelope,
   type FakeSocketConnection,
@@ -32,8 +33,9 @@ export interface SocketDemoReport {
 }
 
 const PROGRESS_EVERY_MS = 1500;
-/** Planned events sent on A right after its shutdown began (fewer when fewer are left). */
+/** Planned events and /ask sent on A right after its shutdown began (fewer when fewer are left). */
 const DEPLOY_PROBE_EVENTS = 3;
+const DEPLOY_PROBE_COMMANDS = 2;
 
 /** A unique top-level message ts per planned item (each mention starts its own thread). */
 function messageTs(index: number): string {
@@ -197,7 +199,7 @@ export async function runSocketModeDemo(
             triggerId: item.id,
             responseUrl,
           });
-    const envelope = spreader.send(payload);
+    const envelope = spreader.send(payload, to);
     if (envelope === undefined) return;
     ackWaits.push(
       fake.waitForAck(envelope.envelope_id, 10_000).then(
@@ -223,20 +225,33 @@ export async function runSocketModeDemo(
       if (deploy === undefined && item.atMs >= deployAtMs) {
         deploy = (async () => {
           b = await startSocketBot({ label: 'B', ...botOptions });
+          // A user is typing in `/ask`'s question select on A: a slow options load (sync, its
+          // ack owed) is in flight when the deploy stops A, so A's socket stays open a moment
+          // while envelopes keep arriving, as it would in production.
+          if (connectionA.open) {
+            fake.send(buildBlockSuggestion({ actionId: 'question', value: 'ca' }), {
+              to: connectionA,
+            });
+            await Promise.race([a.optionsLoadStarted, sleep(2000, stop.signal)]);
+          }
           out.write(`${seconds(elapsed())}  deploy: B connected; A shutting down mid-flood\n`);
           const shutdownStarted = performance.now();
           // Admission closes synchronously in shutdown(): what the fake sends on A after this
           // index reached a runtime that may not accept it (the checks read the fake's record).
           aSentBeforeShutdown = connectionA.sent.length;
           const stopped = a.runtime.shutdown({ graceMs: 10_000 });
-          // Slack keeps sending on a connection until it closes: the next few planned events go
-          // to A now, after its admission closed. A must leave them unacked; the fake redelivers
-          // them to B, which handles each once.
-          const probe = plan.items
-            .slice(position)
-            .filter((next) => next.kind === 'event' && !sentEarly.has(next.id))
+          // Slack keeps sending on a connection until it closes: the next few planned events and
+          // /ask go to A now, after its admission closed. A must leave the events unacked (the
+          // fake redelivers them to B, which handles each once) and ack each /ask with the busy
+          // payload before its socket closes.
+          const probe = plan.items.slice(position).filter((next) => !sentEarly.has(next.id));
+          const events = probe
+            .filter((next) => next.kind === 'event')
             .slice(0, DEPLOY_PROBE_EVENTS);
-          for (const next of probe) {
+          const commands = probe
+            .filter((next) => next.kind === 'command')
+            .slice(0, DEPLOY_PROBE_COMMANDS);
+          for (const next of [...events, ...commands]) {
             sentEarly.add(next.id);
             send(next, connectionA);
           }
