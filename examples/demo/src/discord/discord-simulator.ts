@@ -10,6 +10,7 @@ import {
   type FakeGatewayEvent,
   startFakeDiscord,
 } from '@rt/testing/discord';
+import { sleep } from '../simulator/sleep.js';
 import type { DiscordItem } from './discord-plan.js';
 import { DiscordRecord } from './discord-record.js';
 import { InteractionClient } from './interaction-client.js';
@@ -146,20 +147,4 @@ export class DiscordSimulator {
   close(): Promise<void> {
     return this.#fake.close();
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

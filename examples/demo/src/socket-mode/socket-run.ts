@@ -5,16 +5,15 @@ import {
   buildBlockActions,
   buildBlockSuggestion,
   buildSlashCommand,
-  type FakeEnvelope,
   type FakeSocketConnection,
-  type FakeSocketMode,
   startFakeSocketMode,
 } from '@rt/testing/slack';
 import type { DemoConfig } from '../config/demo-config.js';
 import type { DemoTimings } from '../config/limits.js';
 import type { DemoIo } from '../run-demo.js';
 import { SimulatorLedger } from '../simulator/ledger.js';
-import { DEMO_CHANNEL } from '../simulator/slack-simulator.js';
+import { DEMO_CHANNEL, messageTs } from '../simulator/slack-simulator.js';
+import { sleep } from '../simulator/sleep.js';
 import { type PlannedItem, planTraffic } from '../simulator/traffic-plan.js';
 import { SimulatedWebApi } from '../simulator/web-api.js';
 import type { Invariant } from '../summary/invariants.js';
@@ -22,6 +21,7 @@ import { seconds } from '../view/format.js';
 import { type SocketBot, startSocketBot } from './socket-bot.js';
 import { checkSocketInvariants, type SocketRun } from './socket-checks.js';
 import { renderSocketSummary } from './socket-summary.js';
+import { Spreader } from './spreader.js';
 
 /** The measured result of one Socket Mode run. */
 export interface SocketDemoReport {
@@ -36,57 +36,6 @@ const PROGRESS_EVERY_MS = 1500;
 /** Planned events and /ask sent on A right after its shutdown began (fewer when fewer are left). */
 const DEPLOY_PROBE_EVENTS = 3;
 const DEPLOY_PROBE_COMMANDS = 2;
-
-/** A unique top-level message ts per planned item (each mention starts its own thread). */
-function messageTs(index: number): string {
-  return `${1_800_000_000 + index}.${String(index % 1_000_000).padStart(6, '0')}`;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (ms <= 0 || signal.aborted) {
-      resolve();
-      return;
-    }
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
-/** Like Slack spreading envelopes over an app's connections: round robin over the open ones. */
-class Spreader {
-  readonly #fake: FakeSocketMode;
-  #next = 0;
-
-  constructor(fake: FakeSocketMode) {
-    this.#fake = fake;
-  }
-
-  /** Sends on `to` when given (and open), else round robin over the open connections. */
-  send(
-    payload: Parameters<FakeSocketMode['send']>[0],
-    to?: FakeSocketConnection,
-  ): FakeEnvelope | undefined {
-    if (to?.open === true) return this.#fake.send(payload, { to });
-    for (let tries = 0; tries < 3; tries += 1) {
-      const open: FakeSocketConnection[] = this.#fake.openConnections();
-      if (open.length === 0) return undefined;
-      const to = open[this.#next % open.length]!;
-      this.#next += 1;
-      try {
-        return this.#fake.send(payload, { to });
-      } catch {
-        // It closed between the check and the send: try the next one.
-      }
-    }
-    return undefined;
-  }
-}
 
 /**
  * The Socket Mode run: the same bot, handlers, bound and traffic plan as the HTTP run, but over
