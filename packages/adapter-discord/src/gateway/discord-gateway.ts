@@ -185,6 +185,11 @@ export class DiscordGateway {
       applicationId: options.applicationId,
       botUserId: client?.user?.id,
       botMessages: this.#deps.gateway.botMessages,
+      botRoleId: (guildId) => {
+        const user = client?.user;
+        if (user == null) return undefined;
+        return client?.guilds.cache.get(guildId)?.roles.botRoleFor(user)?.id ?? undefined;
+      },
       channelInfo: (id) => {
         const channel = client?.channels.cache.get(id);
         if (channel === undefined) return undefined;

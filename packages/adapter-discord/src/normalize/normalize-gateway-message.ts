@@ -20,6 +20,11 @@ export interface GatewayNormalizeContext {
    * when the channel is not cached.
    */
   channelInfo(id: string): { readonly thread: boolean; readonly parentId?: string } | undefined;
+  /**
+   * The bot's managed role in a guild (what Discord inserts when a user picks the bot's role
+   * instead of its user in the mention list), from the client's cache; `undefined` when unknown.
+   */
+  botRoleId?(guildId: string): string | undefined;
 }
 
 /** A gateway payload normalised: an event to dispatch, or a reason to leave it alone. */
@@ -58,9 +63,17 @@ export function gatewayConversation(
   return { channel: channelId };
 }
 
-/** True when the bot is mentioned: listed in `mentions`, or `<@id>` / `<@!id>` in the text. */
-function mentionsBot(message: GatewayMessageCreateDispatchData, botUserId: string): boolean {
+/**
+ * True when the bot is mentioned: listed in `mentions`, `<@id>` / `<@!id>` in the text, or its
+ * managed role in `mention_roles`.
+ */
+function mentionsBot(
+  message: GatewayMessageCreateDispatchData,
+  botUserId: string,
+  botRoleId: string | undefined,
+): boolean {
   if (message.mentions?.some((user) => user.id === botUserId)) return true;
+  if (botRoleId !== undefined && message.mention_roles?.includes(botRoleId)) return true;
   const content = message.content ?? '';
   return content.includes(`<@${botUserId}>`) || content.includes(`<@!${botUserId}>`);
 }
@@ -77,7 +90,8 @@ function ignoredAuthor(
 }
 
 /**
- * Normalises a MESSAGE_CREATE (docs/events.md): a message mentioning the bot → `mention`, any other
+ * Normalises a MESSAGE_CREATE (docs/events.md): a message mentioning the bot (its user, or its
+ * managed role) → `mention`, any other
  * → `message` (DMs included); `text` the content as sent, `user` the author. Identity: the message
  * id. Tenant: the `guild_id`, in DMs `dm:<application_id>`. Thread and channel per
  * `gatewayConversation`. `shape` `message_create`, `type` `MESSAGE_CREATE`; the payload is kept
@@ -108,7 +122,13 @@ export function normalizeGatewayMessage(
         ...(guildId !== undefined ? { guildId } : {}),
       }),
       id: message.id,
-      kind: mentionsBot(message, botUserId) ? 'mention' : 'message',
+      kind: mentionsBot(
+        message,
+        botUserId,
+        guildId !== undefined ? ctx.botRoleId?.(guildId) : undefined,
+      )
+        ? 'mention'
+        : 'message',
       shape: 'message_create',
       type: 'MESSAGE_CREATE',
       ...gatewayConversation(

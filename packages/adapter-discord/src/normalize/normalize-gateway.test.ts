@@ -70,6 +70,12 @@ describe('normalizeGatewayMessage', () => {
     expect(normalized(payload).kind).toBe('mention');
   });
 
+  it('a mention of the bot’s managed role is a mention too', () => {
+    const payload = { ...message({}), mention_roles: ['777'] };
+    expect(normalized(payload).kind).toBe('message');
+    expect(normalized(payload, context({ botRoleId: () => '777' })).kind).toBe('mention');
+  });
+
   it('a DM is a message in the dm:<application> tenant, its channel the DM channel', () => {
     const event = normalized(message({ where: 'dm', content: 'psst' }));
     expect(event).toMatchObject({ kind: 'message', tenant: `dm:${BOT}`, text: 'psst' });
