@@ -181,7 +181,15 @@ export async function runSocketModeDemo(
             fake.send(buildBlockSuggestion({ actionId: 'question', value: 'ca' }), {
               to: connectionA,
             });
-            await Promise.race([a.optionsLoadStarted, sleep(2000, stop.signal)]);
+            const gaveUp = new AbortController();
+            const cut = () => gaveUp.abort();
+            stop.signal.addEventListener('abort', cut, { once: true });
+            try {
+              await Promise.race([a.optionsLoadStarted, sleep(2000, gaveUp.signal)]);
+            } finally {
+              gaveUp.abort();
+              stop.signal.removeEventListener('abort', cut);
+            }
           }
           out.write(`${seconds(elapsed())}  deploy: B connected; A shutting down mid-flood\n`);
           const shutdownStarted = performance.now();
