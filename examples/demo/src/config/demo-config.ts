@@ -33,7 +33,7 @@ export const DEFAULT_DEMO_CONFIG: Readonly<DemoConfig> = Object.freeze({
   events: 400,
   commands: 40,
   clicks: 40,
-  discordMessages: 150,
+  discordMessages: 90,
   discordCommands: 20,
   discordClicks: 20,
   discordSuggestions: 20,
