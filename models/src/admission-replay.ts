@@ -42,7 +42,6 @@ export interface ScenarioReport {
   readonly handlersStillRunning: number;
 }
 
-/** The outcomes only an accepted delivery reaches: core's own list, never a copy. */
 const ACCEPTED: ReadonlySet<string> = new Set(ACCEPTED_OUTCOMES);
 
 /** Replays `steps` with `strategy`. Call with fake timers installed (`vi.useFakeTimers()`). */

@@ -14,8 +14,9 @@ import type {
   ReceivedAnswer,
 } from './conformance-options.js';
 
-/** The texts every bot is configured with, so rows can assert them. */
+/** The busy text every bot is configured with (`RefusalWording` `busy`), so rows can assert it. */
 export const CONFORMANCE_BUSY_TEXT = 'conformance: busy right now';
+/** The unavailable text every bot is configured with (wording `unavailable`: shutdown, State down). */
 export const CONFORMANCE_UNAVAILABLE_TEXT = 'conformance: unavailable right now';
 
 /** The shape of the suite's own held delivery (never a platform shape). */
