@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import type { Observation, Observer } from '@rt/core';
+import { type ObservationLog, observationLog } from '@rt/testing';
 
 /**
  * Everything a run emitted that an operator could read: every observation (errors rendered with
@@ -7,15 +8,21 @@ import type { Observation, Observer } from '@rt/core';
  * response body and header a client received. `leaks(secrets)` finds any secret in any of it.
  */
 export class EmissionLog {
-  readonly observations: Observation[] = [];
+  /** The observations, through `@rt/testing`'s log (so tests may also wait on them). */
+  readonly log: ObservationLog = observationLog();
   readonly #texts: string[] = [];
   #restoreConsole: (() => void) | undefined;
 
   /** An observer that records (and renders) every observation. */
   readonly observer: Observer = (observation) => {
-    this.observations.push(observation);
+    this.log.observer(observation);
     this.#texts.push(inspect(observation, { depth: 8, breakLength: Number.POSITIVE_INFINITY }));
   };
+
+  /** Every observation so far, in emission order. */
+  get observations(): readonly Observation[] {
+    return this.log.observations;
+  }
 
   /** Records some emitted text (a response body, a header, a log line). */
   add(text: string): void {
