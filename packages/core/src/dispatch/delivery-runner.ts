@@ -1,5 +1,6 @@
 import { forwardAbort } from '../adapter-kit/signals.js';
 import { DetachTimeoutError, ShutdownError } from '../errors.js';
+import type { HandlerCaller } from '../observe/handler-instrumentation.js';
 import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
 import type { OutcomeLedger } from '../runtime/outcome-ledger.js';
 import type { ConcurrencyStrategy } from '../strategies/strategy.js';
@@ -19,16 +20,24 @@ export class DeliveryRunner {
   readonly #ledger: OutcomeLedger;
   readonly #detachTimeoutMs: number;
   readonly #shutdownSignal: AbortSignal;
+  /** The observers' `aroundHandler`s, composed; `undefined` (handlers called directly) without. */
+  readonly #callHandler: HandlerCaller | undefined;
   #strategy: ConcurrencyStrategy | undefined;
   /** Deliveries inside the strategy (waiting, running, or releasing their lock). */
   readonly #live = new Set<Delivery>();
   #graceOver = false;
   #syncInFlight = 0;
 
-  constructor(ledger: OutcomeLedger, detachTimeoutMs: number, shutdownSignal: AbortSignal) {
+  constructor(
+    ledger: OutcomeLedger,
+    detachTimeoutMs: number,
+    shutdownSignal: AbortSignal,
+    callHandler?: HandlerCaller,
+  ) {
     this.#ledger = ledger;
     this.#detachTimeoutMs = detachTimeoutMs;
     this.#shutdownSignal = shutdownSignal;
+    this.#callHandler = callHandler;
   }
 
   /** The strategy to run deliveries through (set once, after the strategy got `invoke`). */
@@ -45,15 +54,22 @@ export class DeliveryRunner {
    * The strategies' way to run handlers. A delivery whose handler has not started when shutdown
    * began ends `shutdown` without running (SPEC 7, step 3). Once shutdown began, a delivery whose
    * handler finishes gets its outcome at once: releasing its lock afterwards is bounded on its own.
+   * Every member's progress gets the run's start and duration (`dispatch_finished` reports them).
    */
   invoke = async (delivery: Delivery, extras: InvokeExtras = {}): Promise<HandledResult> => {
     if (this.#shutdownSignal.aborted) {
       return { outcome: 'shutdown', error: this.#shutdownSignal.reason };
     }
     const members = extras.members ?? [delivery];
-    for (const member of members) member.progress.started = true;
-    const result = await invokeHandlers(delivery, extras);
+    const startedAt = Date.now();
     for (const member of members) {
+      member.progress.started = true;
+      member.progress.handlerStartedAt = startedAt;
+    }
+    const result = await invokeHandlers(delivery, extras, this.#callHandler);
+    const handlerMs = Math.max(0, Date.now() - startedAt);
+    for (const member of members) {
+      member.progress.handlerMs = handlerMs;
       member.progress.handled = result;
       if (this.#shutdownSignal.aborted) this.#ledger.settle(member, result);
     }

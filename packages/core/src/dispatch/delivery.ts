@@ -15,6 +15,10 @@ export interface DeliveryProgress {
   started: boolean;
   /** What its handlers returned, once they finished. */
   handled: HandledResult | undefined;
+  /** Epoch ms when its handlers started, for `dispatch_finished.handlerStartedAt`. */
+  handlerStartedAt: number | undefined;
+  /** Ms its handlers ran, once they finished, for `dispatch_finished.handlerMs`. */
+  handlerMs: number | undefined;
   /** Its terminal outcome, once recorded: nothing about it is recorded or observed again. */
   finished: FinishedDelivery | undefined;
 }
@@ -47,6 +51,12 @@ export function newDelivery(
     ...fields,
     controller: new AbortController(),
     acceptedAt: Date.now(),
-    progress: { started: false, handled: undefined, finished: undefined },
+    progress: {
+      started: false,
+      handled: undefined,
+      handlerStartedAt: undefined,
+      handlerMs: undefined,
+      finished: undefined,
+    },
   };
 }
