@@ -72,7 +72,12 @@ class RtRuntime implements Runtime {
       this.#ledger,
       options.detachTimeoutMs,
       this.#shutdownController.signal,
-      instrumentHandlers(options.observers, (error) => this.#observers.failed(error)),
+      {
+        timeHandlers: options.observers.length > 0,
+        callHandler: instrumentHandlers(options.observers, (error) =>
+          this.#observers.failed(error),
+        ),
+      },
     );
     this.#locks = new LockManager(options.state, options.lockTtlMs, observeWork);
     this.#strategy = createStrategy({
