@@ -33,6 +33,10 @@ export {
   readBodyWithLimit,
 } from './http/read-body.js';
 export { type LockScope, scopeKeyOf } from './locks/lock-scope.js';
+export {
+  type HandlerInstrumentation,
+  hasHandlerInstrumentation,
+} from './observe/handler-instrumentation.js';
 export type {
   DispatchMode,
   Observation,

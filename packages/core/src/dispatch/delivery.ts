@@ -11,10 +11,16 @@ import type { Handler } from '../routing/handler.js';
  * outcome (handler finished, lock release still in flight).
  */
 export interface DeliveryProgress {
-  /** Its handlers started (they may have finished since). */
-  started: boolean;
+  /**
+   * Epoch ms when its handlers started (they may have finished since); `undefined` until then,
+   * and always when no observer is registered (nobody would read it). Reported as
+   * `dispatch_finished.handlerStartedAt`.
+   */
+  handlerStartedAt: number | undefined;
   /** What its handlers returned, once they finished. */
   handled: HandledResult | undefined;
+  /** Ms its handlers ran, once they finished (`dispatch_finished.handlerMs`). */
+  handlerMs: number | undefined;
   /** Its terminal outcome, once recorded: nothing about it is recorded or observed again. */
   finished: FinishedDelivery | undefined;
 }
@@ -47,6 +53,11 @@ export function newDelivery(
     ...fields,
     controller: new AbortController(),
     acceptedAt: Date.now(),
-    progress: { started: false, handled: undefined, finished: undefined },
+    progress: {
+      handlerStartedAt: undefined,
+      handled: undefined,
+      handlerMs: undefined,
+      finished: undefined,
+    },
   };
 }

@@ -3,6 +3,7 @@ import { forwardAbort } from '../adapter-kit/signals.js';
 import { hasErrorCode } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 import type { HeldLock } from '../locks/lock-manager.js';
+import type { HandlerCaller } from '../observe/handler-instrumentation.js';
 import type { HandledResult, Outcome } from '../outcomes/outcome.js';
 import type { HandlerContext } from '../routing/handler.js';
 import type { Delivery } from './delivery.js';
@@ -30,11 +31,13 @@ export function outcomeForAbort(reason: unknown): Outcome {
  * A handler that throws makes the result `failed` (first error kept) but the others still run;
  * once the signal aborts no further handler starts, and the result is the abort's outcome
  * (`timed-out`, `preempted`, `shutdown`) however the running handler ended. Resolves only after
- * the last started handler's promise settled; never rejects.
+ * the last started handler's promise settled; never rejects. With `callHandler` (the observers'
+ * `aroundHandler`s), each handler is called through it.
  */
 export async function invokeHandlers(
   delivery: Delivery,
   extras: InvokeExtras = {},
+  callHandler?: HandlerCaller,
 ): Promise<HandledResult> {
   const controller = new AbortController();
   const sources = [delivery.controller.signal, ...(extras.signals ?? [])];
@@ -48,7 +51,7 @@ export async function invokeHandlers(
     for (const handler of delivery.handlers) {
       if (controller.signal.aborted) break;
       try {
-        const value = await handler(ctx);
+        const value = await (callHandler ? callHandler(handler, ctx) : handler(ctx));
         if (response === undefined && value !== undefined) response = value;
       } catch (thrown) {
         if (!failed) {

@@ -79,7 +79,13 @@ export async function runPrelude(
     if (ttlMs > 0) marked = await markIdentities(host, event, ttlMs);
   } catch (error) {
     slot?.release();
-    host.emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });
+    host.emit({
+      type: 'prelude_error',
+      at: Date.now(),
+      receivedAt: event.receivedAt,
+      event: eventRef(event),
+      error,
+    });
     host.ledger.record(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, true);
     throw new PreludeError(`could not mark event ${event.id}: the State failed`, { cause: error });
   }
@@ -89,7 +95,13 @@ export async function runPrelude(
     return { status: 'duplicate' };
   }
   host.count('accepted');
-  host.emit({ type: 'dispatch_admitted', at: Date.now(), event: eventRef(event), mode });
+  host.emit({
+    type: 'dispatch_admitted',
+    at: Date.now(),
+    receivedAt: event.receivedAt,
+    event: eventRef(event),
+    mode,
+  });
   const delivery = newDelivery({ event, handlers, adapter, mode, scopeKey, slot });
   if (mode === 'deferred')
     return { status: 'accepted', settled: host.runner.runDeferred(delivery) };
@@ -121,6 +133,7 @@ function reject(
   host.emit({
     type: 'admission_rejected',
     at: Date.now(),
+    receivedAt: event.receivedAt,
     event: eventRef(event),
     adapter: event.adapter,
     tenant: event.tenant,
@@ -143,7 +156,13 @@ function scopeKeyFor(host: PreludeHost, event: RtEvent, adapter: Adapter, mode: 
     const error = new PreludeError(`lock scope of event ${event.id} failed: ${String(cause)}`, {
       cause,
     });
-    host.emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });
+    host.emit({
+      type: 'prelude_error',
+      at: Date.now(),
+      receivedAt: event.receivedAt,
+      event: eventRef(event),
+      error,
+    });
     host.ledger.record(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, false);
     throw error;
   }
