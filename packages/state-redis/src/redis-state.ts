@@ -138,16 +138,20 @@ class RedisStateImpl implements RedisState {
   }
 
   /**
-   * Marks `markKeys` with a fresh token: `SET NX` for one key that is not in doubt, else
-   * `mark-events.lua` accepting the in-doubt tokens of those keys. A definite answer settles the
+   * Marks `markKeys` with a fresh token: `SET NX` for a `markEvent` whose key is not in doubt,
+   * else `mark-events.lua` accepting the in-doubt tokens of those keys. A definite answer settles the
    * keys' doubts; a `StateUnavailableError` makes this write in doubt.
    */
-  async #mark(markKeys: readonly string[], ttlMs: number, operation: string): Promise<boolean> {
+  async #mark(
+    markKeys: readonly string[],
+    ttlMs: number,
+    operation: 'markEvent' | 'markEvents',
+  ): Promise<boolean> {
     const token = randomUUID();
     const doubtTokens = this.#inDoubt.tokensFor(markKeys, Date.now());
     let marked: boolean;
     try {
-      if (markKeys.length === 1 && doubtTokens.length === 0) {
+      if (operation === 'markEvent' && doubtTokens.length === 0) {
         const reply = await this.#connection.run(operation, (client) =>
           client.set(markKeys[0]!, token, 'PX', ttlMs, 'NX'),
         );
