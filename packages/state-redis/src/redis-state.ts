@@ -55,9 +55,9 @@ export interface RedisState extends State, LockWakeups, MultiKeyMark {
  * - A mark whose reply is lost (timeout, dropped connection) rejects with `StateUnavailableError`
  *   and is remembered as in doubt (keys, token; bounded, until its TTL). A later mark of such a
  *   key runs `mark-events.lua` accepting that token as free, so the platform's retry on this
- *   instance is a first mark, not a duplicate; and a compensator (`forget-marks.lua`, after the
- *   next successful mark or reconnect) deletes the marks still holding the token, so a retry on
- *   another instance is a first mark too. See the README, "Lost mark replies".
+ *   instance is a first mark, not a duplicate; and a compensator (`forget-marks.lua`, sent right
+ *   behind the failed mark, then after each successful mark and on reconnect until it succeeded)
+ *   deletes the marks still holding the token, so a retry on another instance is a first mark. See the README, "Lost mark replies".
  * - `acquireLock`: `acquire.lua`, token from `crypto.randomUUID()`, fence strictly increasing per
  *   key (see `fenceRetentionMs`). `expiresAt` is measured from just before the command was sent, so
  *   it never overstates the lease.
