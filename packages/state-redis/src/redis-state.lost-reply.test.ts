@@ -137,6 +137,22 @@ describe('redis state when a mark reply is lost', () => {
     expect(await admin.exists(layout.markKey(name))).toBe(0);
     expect(await second.markEvent(name, 60_000)).toBe(true);
   });
+
+  it('holds nothing in doubt for a mark that failed before it was sent', async () => {
+    const state = open();
+    const tenant = randomUUID();
+    const name = eventKey(tenant, 'Ev1');
+    await server.stop();
+    await expect(state.markEvent(name, 60_000)).rejects.toBeInstanceOf(StateUnavailableError);
+    await server.restart();
+    await until(() => state.client.status === 'ready');
+    expect(await state.markEvent(eventKey(tenant, 'other'), 60_000)).toBe(true);
+    // A compensator would have sent its script before this PING, on the same connection.
+    expect(await state.client.ping()).toBe('PONG');
+    expect(await scriptCalls(admin)).toBe(0);
+    expect(await state.markEvent(name, 60_000)).toBe(true);
+    expect(await scriptCalls(admin)).toBe(0);
+  });
 });
 
 describe('mark scripts', () => {

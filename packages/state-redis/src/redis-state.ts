@@ -139,8 +139,9 @@ class RedisStateImpl implements RedisState {
 
   /**
    * Marks `markKeys` with a fresh token: `SET NX` for a `markEvent` whose key is not in doubt,
-   * else `mark-events.lua` accepting the in-doubt tokens of those keys. A definite answer settles the
-   * keys' doubts; a `StateUnavailableError` makes this write in doubt.
+   * else `mark-events.lua` accepting the in-doubt tokens of those keys. A definite answer settles
+   * the keys' doubts; a `StateUnavailableError` after the command was handed to the client makes
+   * this write in doubt (one that failed before, waiting for a connection, wrote nothing).
    */
   async #mark(
     markKeys: readonly string[],
@@ -149,21 +150,24 @@ class RedisStateImpl implements RedisState {
   ): Promise<boolean> {
     const token = randomUUID();
     const doubtTokens = this.#inDoubt.tokensFor(markKeys, Date.now());
+    let sent = false;
     let marked: boolean;
     try {
       if (operation === 'markEvent' && doubtTokens.length === 0) {
-        const reply = await this.#connection.run(operation, (client) =>
-          client.set(markKeys[0]!, token, 'PX', ttlMs, 'NX'),
-        );
+        const reply = await this.#connection.run(operation, (client) => {
+          sent = true;
+          return client.set(markKeys[0]!, token, 'PX', ttlMs, 'NX');
+        });
         marked = reply === 'OK';
       } else {
-        const reply = await this.#connection.run(operation, (client) =>
-          markEventsScript.run(client, markKeys, [ttlMs, token, ...doubtTokens]),
-        );
+        const reply = await this.#connection.run(operation, (client) => {
+          sent = true;
+          return markEventsScript.run(client, markKeys, [ttlMs, token, ...doubtTokens]);
+        });
         marked = reply === 1;
       }
     } catch (error) {
-      if (error instanceof StateUnavailableError) {
+      if (sent && error instanceof StateUnavailableError) {
         this.#inDoubt.add(markKeys, token, ttlMs, Date.now());
         this.#compensate();
       }
