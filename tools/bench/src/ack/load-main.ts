@@ -57,14 +57,14 @@ async function fire(options: { durationS?: number; amount?: number; run: string 
         },
       },
     ],
-  });
+  }) as unknown as autocannon.Instance;
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     const list = latencies.get(status);
     if (list === undefined) latencies.set(status, [ms]);
     else list.push(ms);
   });
   const started = performance.now();
-  const result = await instance;
+  const result = await (instance as unknown as Promise<autocannon.Result>);
   const seconds = (performance.now() - started) / 1000;
   return { result, latencies, seconds };
 }

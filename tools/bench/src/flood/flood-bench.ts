@@ -6,12 +6,13 @@
  * acks versus 503s and the p99 of a rejection. With the bound above the flood size: bytes per
  * in-flight delivery, beside the baseline server holding every parsed payload.
  */
+
+import type { LoadConfig, LoadResult } from '../ack/load-main.js';
+import type { ServerConfig } from '../ack/server-main.js';
 import { runChild, startChild } from '../proc/child.js';
 import { rssOf, sampleRss } from '../proc/rss.js';
 import type { BenchRunOptions, BenchSection, TargetCheck } from '../report/section.js';
 import { formatCount, formatFixed, formatKiB, formatMiB, median } from '../report/stats.js';
-import type { LoadConfig, LoadResult } from '../ack/load-main.js';
-import type { ServerConfig } from '../ack/server-main.js';
 
 const HANDLER_MS = 60_000;
 const BOUND = 1024;
@@ -96,9 +97,16 @@ export async function floodBench(options: BenchRunOptions): Promise<BenchSection
         connections,
       ),
     );
-    options.log(`flood: run ${run + 1}/${options.runs}, ${lifted} deliveries, baseline holding all`);
+    options.log(
+      `flood: run ${run + 1}/${options.runs}, ${lifted} deliveries, baseline holding all`,
+    );
     baseHeld.push(
-      await flood({ kind: 'baseline', handlerMs: HANDLER_MS }, lifted, String(run + 1), connections),
+      await flood(
+        { kind: 'baseline', handlerMs: HANDLER_MS },
+        lifted,
+        String(run + 1),
+        connections,
+      ),
     );
   }
   const m = (runs: FloodRun[], pick: (r: FloodRun) => number) => median(runs.map(pick));
@@ -113,8 +121,14 @@ export async function floodBench(options: BenchRunOptions): Promise<BenchSection
       `+${formatMiB(m(runs, (r) => r.peak - r.idle))}`,
       formatCount(m(runs, (r) => r.load.byStatus['200'] ?? 0)),
       formatCount(m(runs, (r) => r.load.byStatus['503'] ?? 0)),
-      formatFixed(m(runs, (r) => r.load.p99ByStatusMs['503'] ?? Number.NaN), 1),
-      formatFixed(m(runs, (r) => r.load.p99ByStatusMs['200'] ?? Number.NaN), 1),
+      formatFixed(
+        m(runs, (r) => r.load.p99ByStatusMs['503'] ?? Number.NaN),
+        1,
+      ),
+      formatFixed(
+        m(runs, (r) => r.load.p99ByStatusMs['200'] ?? Number.NaN),
+        1,
+      ),
     ];
   });
   const perDelivery = (runs: FloodRun[], pick: (r: FloodRun) => number) =>
