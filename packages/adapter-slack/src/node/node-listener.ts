@@ -62,7 +62,9 @@ const ZERO_LENGTH = Object.freeze({ 'content-length': '0' });
  * (`readNodeBody`), and the acknowledgement is written straight to the `ServerResponse`. It never
  * throws and never leaves a request unanswered: a failure while writing (a `Response` body that
  * errors) destroys the socket, and is reported as an `adapter_notice` named `request_failed`.
- * A client gone before the answer is simply not written to; its delivery goes on.
+ * A client gone before the answer is simply not written to; its delivery goes on. After a 413 the
+ * rest of the body is read and discarded up to eight times the limit, so the client sees the
+ * answer; a body refused 401 is not read further, and `node:http` closes that connection.
  */
 export function createNodeListener(deps: SlackCoreDeps): NodeListener {
   return (req, res) => {

@@ -52,33 +52,33 @@ export function readNodeBody(req: IncomingMessage, limitBytes: number): Promise<
 }
 
 /**
- * Reads and throws away what is left of `req`'s body, at most `maxBytes` (counting the declared
- * length when there is one); past that the request is destroyed. Started after an early answer
- * (413) so a client still sending gets to read the answer instead of a reset connection. Never
- * rejects.
+ * Reads and throws away what is left of `req`'s body, at most `maxBytes` of it; past that the
+ * request is destroyed. A declared `content-length` above `maxBytes` is not read at all (the rest
+ * is left to the server). Started after an early answer (413) so a client still sending gets to
+ * read the answer instead of a reset connection; it starts on a later tick, after the answer was
+ * handed back. Never throws; removes its listeners.
  */
 export function discardNodeBody(req: IncomingMessage, maxBytes: number): void {
-  const declared = Number(req.headers['content-length']);
-  if (req.readableEnded) return;
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    req.destroy();
-    return;
-  }
-  let total = 0;
-  const onData = (chunk: Buffer) => {
-    total += chunk.length;
-    if (total > maxBytes) {
-      cleanup();
-      req.destroy();
-    }
-  };
-  const cleanup = () => {
-    req.off('data', onData);
-    req.off('end', cleanup);
-    req.off('error', cleanup);
-  };
-  req.on('data', onData);
-  req.on('end', cleanup);
-  req.on('error', cleanup);
-  req.resume();
+  setImmediate(() => {
+    const declared = Number(req.headers['content-length']);
+    if (req.readableEnded || req.destroyed) return;
+    if (Number.isFinite(declared) && declared > maxBytes) return;
+    let total = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', cleanup);
+      req.off('error', cleanup);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > maxBytes) {
+        cleanup();
+        req.destroy();
+      }
+    };
+    req.on('data', onData);
+    req.on('end', cleanup);
+    req.on('error', cleanup);
+    req.resume();
+  });
 }
