@@ -1,5 +1,3 @@
-import { timeoutSignal } from './signals.js';
-
 /** The two deadlines of one delivery, both counted from its receipt. */
 export interface AckClock {
   /**
@@ -32,7 +30,10 @@ export interface AckClockOptions {
 /**
  * Starts a delivery's deadlines. Call it on receipt (or pass `receivedAt`) and `dispose` it once
  * the answer is out. The timers use the global `setTimeout` (fake timers drive them in tests) and
- * are `unref`ed. Throws `RangeError` naming the option for a non-positive or inverted deadline.
+ * are `unref`ed. Only what a delivery uses is built: two plain timers, and `syncSignal`'s
+ * `AbortController` only on first read (already aborted when the sync deadline has passed), so a
+ * deferred delivery, which never reads it, creates no abort signal and no listener. Throws
+ * `RangeError` naming the option for a non-positive or inverted deadline.
  */
 export function startAckClock(options: AckClockOptions): AckClock {
   const { ackDeadlineMs, syncDeadlineMs } = options;
@@ -46,21 +47,37 @@ export function startAckClock(options: AckClockOptions): AckClock {
   const receivedAt = options.receivedAt ?? now;
   if (!Number.isFinite(receivedAt)) throw new RangeError('receivedAt must be a finite number');
   const elapsed = Math.max(0, now - receivedAt);
-  const sync = timeoutSignal(
-    Math.max(0, syncDeadlineMs - elapsed),
-    `sync deadline of ${syncDeadlineMs} ms passed`,
-  );
-  const ack = timeoutSignal(Math.max(0, ackDeadlineMs - elapsed));
+  let resolveExpired!: () => void;
   const expired = new Promise<void>((resolve) => {
-    ack.signal.addEventListener('abort', () => resolve(), { once: true });
+    resolveExpired = resolve;
   });
+  const ackTimer = setTimeout(resolveExpired, Math.max(0, ackDeadlineMs - elapsed));
+  ackTimer.unref?.();
+  let sync: AbortController | undefined;
+  let syncPassed = false;
+  const syncReason = () =>
+    new DOMException(`sync deadline of ${syncDeadlineMs} ms passed`, 'TimeoutError');
+  const syncTimer = setTimeout(
+    () => {
+      syncPassed = true;
+      sync?.abort(syncReason());
+    },
+    Math.max(0, syncDeadlineMs - elapsed),
+  );
+  syncTimer.unref?.();
   return {
-    syncSignal: sync.signal,
+    get syncSignal() {
+      if (sync === undefined) {
+        sync = new AbortController();
+        if (syncPassed) sync.abort(syncReason());
+      }
+      return sync.signal;
+    },
     expired,
     receivedAt,
     dispose() {
-      sync.clear();
-      ack.clear();
+      clearTimeout(ackTimer);
+      clearTimeout(syncTimer);
     },
   };
 }

@@ -8,6 +8,16 @@ import { fileURLToPath } from 'node:url';
 /** Node flags of every child: TypeScript sources through tsx, `gc()` for memory figures. */
 const EXEC_ARGV = ['--expose-gc', '--conditions=@rt/source', '--import', 'tsx'];
 
+/**
+ * `RT_BENCH_CPU_PROF=<dir>`: server processes (`*server-main.ts`) also write a V8 CPU profile
+ * into `<dir>` when they exit (`--cpu-prof`), for the profile evidence behind a figure.
+ */
+function execArgvFor(script: string): string[] {
+  const dir = process.env.RT_BENCH_CPU_PROF;
+  if (dir === undefined || dir === '' || !script.endsWith('server-main.ts')) return EXEC_ARGV;
+  return [...EXEC_ARGV, '--cpu-prof', `--cpu-prof-dir=${dir}`];
+}
+
 /** A running child process and its IPC messages. */
 export interface Child {
   readonly pid: number;
@@ -30,7 +40,7 @@ export async function startChild<T = unknown>(
 ): Promise<{ child: Child; ready: T }> {
   const path = fileURLToPath(new URL(`../${script}`, import.meta.url));
   const proc = fork(path, [...args], {
-    execArgv: EXEC_ARGV,
+    execArgv: execArgvFor(script),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const waiters = new Set<{
@@ -108,7 +118,7 @@ export function serveParent(handlers: Record<string, (message: never) => unknown
 export function runChild<T>(script: string, args: readonly string[]): Promise<T> {
   const path = fileURLToPath(new URL(`../${script}`, import.meta.url));
   const proc = fork(path, [...args], {
-    execArgv: EXEC_ARGV,
+    execArgv: execArgvFor(script),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise<T>((resolve, reject) => {
