@@ -48,6 +48,7 @@ export function createBot(options: BotOptions): Bot {
     dispatchMode: 'deferred',
     // One instance: the bound on deliveries held after the ack (see the README on sizing it).
     maxDetached: 256,
+    // Default strategy `queue`: a mention in a busy thread waits its turn; it is never dropped.
     // Slack redelivers for about 6 minutes; keep marks an hour (raise to 24 h with Delayed Events).
     dedupeTtlMs: 60 * 60 * 1000,
     observers: options.observers ?? [],

@@ -1,6 +1,8 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Observation, type RtEvent, toNodeListener } from '@rt/core';
+import { deferred, unreachableState } from '@rt/testing';
+import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import {
   buildMessageEvent,
   buildSlashCommand,
@@ -8,10 +10,14 @@ import {
   signSlackRequest,
 } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
+<<<<<<< HEAD
 import type { SlackAdapter } from './slack-adapter.js';
 import { deferred, type Harness, SECRET, startHarness } from './test-support/harness.js';
 import { unreachableState } from './test-support/memory-state-with.js';
 import { failOnUnhandledRejections } from './test-support/unhandled-rejections.js';
+=======
+import { type Harness, SECRET, startHarness } from './test-support/harness.js';
+>>>>>>> main
 
 type ListenerOf = (adapter: SlackAdapter) => RequestListener;
 

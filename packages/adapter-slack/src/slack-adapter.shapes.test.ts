@@ -1,4 +1,5 @@
 import type { Observation, RtEvent } from '@rt/core';
+import { deferred, unreachableState } from '@rt/testing';
 import {
   buildAppMentionEvent,
   buildBlockActions,
@@ -15,8 +16,7 @@ import {
 } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUSY_OPTION_VALUE } from './respond/busy-surfaces.js';
-import { BOT_TOKEN, deferred, type Harness, startHarness } from './test-support/harness.js';
-import { unreachableState } from './test-support/memory-state-with.js';
+import { BOT_TOKEN, type Harness, startHarness } from './test-support/harness.js';
 
 const BUSY = 'Busy: try again soon.';
 const UNAVAILABLE = 'Unavailable: try again soon.';

@@ -1,6 +1,7 @@
+import { deferred } from '@rt/testing';
 import { buildMessageEvent, buildShortcut } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deferred, type Harness, startHarness } from './test-support/harness.js';
+import { type Harness, startHarness } from './test-support/harness.js';
 
 describe('Slack shutdown under continuous traffic', () => {
   let h: Harness;

@@ -41,9 +41,10 @@ export class AdmissionRejectedError extends RtError {
 }
 
 /**
- * The synchronous prelude failed (the State could not mark the event). Nothing was marked and the
- * admission slot was released; the adapter must answer with a retry-inducing failure, never as
- * handled. The State's error is the `cause`.
+ * The synchronous prelude failed: the State could not mark the event, or the `lockScope` function
+ * threw or returned no key. Nothing was marked and no admission slot is held; the adapter must
+ * answer with a retry-inducing failure, never as handled. The State's or the scope function's
+ * error is the `cause`.
  */
 export class PreludeError extends RtError {
   constructor(message: string, options?: { cause?: unknown }) {

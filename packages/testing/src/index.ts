@@ -5,3 +5,5 @@ export {
   type TestAdapter,
   type TestAdapterOptions,
 } from './adapter/test-adapter.js';
+export { type Deferred, deferred } from './support/deferred.js';
+export { type StateOverrides, stateWith, unreachableState } from './support/state-with.js';

@@ -41,9 +41,12 @@ export async function createConsumerProject(
   );
 }
 
-/** Copies the fixture bot in, compiles it with strict NodeNext settings and runs it; resolves stdout. */
-export async function compileAndRunBot(dir: string): Promise<string> {
-  copyFileSync(join(FIXTURE_DIR, 'bot.ts'), join(dir, 'bot.ts'));
+/**
+ * Copies a fixture bot in (`fixture`, default the Slack `bot.ts`) as `bot.ts`, compiles it with
+ * strict NodeNext settings and runs it; resolves stdout.
+ */
+export async function compileAndRunBot(dir: string, fixture = 'bot.ts'): Promise<string> {
+  copyFileSync(join(FIXTURE_DIR, fixture), join(dir, 'bot.ts'));
   copyFileSync(join(FIXTURE_DIR, 'tsconfig.json'), join(dir, 'tsconfig.json'));
   await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir });
   const { stdout } = await run(process.execPath, ['dist/bot.js'], { cwd: dir, timeoutMs: 60_000 });

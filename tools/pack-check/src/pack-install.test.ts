@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,12 @@ import {
  * built-ins, so `@rt/testing` (and `@rt/state-redis`) are packed and checked but never installed.
  */
 const BOT_PACKAGES: readonly PublishedPackage[] = ['core', 'state-memory', 'adapter-slack'];
+/** The same for a Discord bot: no Slack package, no test kit. */
+const DISCORD_BOT_PACKAGES: readonly PublishedPackage[] = [
+  'core',
+  'state-memory',
+  'adapter-discord',
+];
 
 describe('published packages, packed and installed outside the workspace', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'rt-pack-check-'));
@@ -125,6 +131,26 @@ describe('published packages, packed and installed outside the workspace', () =>
     expect(output.trim().split('\n')).toEqual([
       'status 200',
       'posted {"channel":"C0CHAN","thread_ts":"1700000000.000100","text":"pong: <@U0BOT> ping"}',
+      'outcomes completed=1',
+    ]);
+  });
+
+  it('installs only core, state-memory and adapter-discord, type-checks strictly and runs a Discord bot', async () => {
+    const project = join(tmp, 'discord-bot');
+    const tarballs = DISCORD_BOT_PACKAGES.map((dir) => (packed.get(dir) as PackedPackage).tarball);
+    await createConsumerProject(project, tarballs);
+    expect(readdirSync(join(project, 'node_modules/@rt')).sort()).toEqual([
+      'adapter-discord',
+      'core',
+      'state-memory',
+    ]);
+    expect(existsSync(join(project, 'node_modules/@slack'))).toBe(false);
+
+    const output = await compileAndRunBot(project, 'discord-bot.ts');
+    expect(output.trim().split('\n')).toEqual([
+      'ping 200 {"type":1}',
+      'command 200 {"type":5}',
+      'edited {"content":"pong: word:hello"}',
       'outcomes completed=1',
     ]);
   });

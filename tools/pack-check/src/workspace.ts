@@ -17,7 +17,9 @@ export const PUBLISHED_PACKAGES = [
   'state-memory',
   'state-redis',
   'adapter-slack',
+  'adapter-discord',
   'testing',
+  'otel',
 ] as const;
 
 export type PublishedPackage = (typeof PUBLISHED_PACKAGES)[number];

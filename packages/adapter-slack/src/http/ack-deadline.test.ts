@@ -1,9 +1,10 @@
 import type { RtEvent, State } from '@rt/core';
+import { createMemoryState } from '@rt/state-memory';
+import { deferred, stateWith } from '@rt/testing';
+import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import { buildMessageEvent, buildSlashCommand, buildViewSubmission } from '@rt/testing/slack';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { deferred, type Harness, startHarness } from '../test-support/harness.js';
-import { memoryStateWith } from '../test-support/memory-state-with.js';
-import { failOnUnhandledRejections } from '../test-support/unhandled-rejections.js';
+import { type Harness, startHarness } from '../test-support/harness.js';
 
 const UNAVAILABLE = 'Unavailable: try again soon.';
 
@@ -25,7 +26,7 @@ function watch<T>(promise: Promise<T>): { readonly promise: Promise<T>; done: bo
 function slowMarkState(): State & { release(outcome: 'land' | 'fail'): void } {
   const gate = deferred<'land' | 'fail'>();
   let calls = 0;
-  const state = memoryStateWith((inner) => ({
+  const state = stateWith(createMemoryState(), (inner) => ({
     markEvent: async (key, ttl) => {
       calls += 1;
       if (calls === 1 && (await gate.promise) === 'fail') throw new Error('state unreachable');
@@ -60,7 +61,7 @@ describe('the acknowledgement deadline', () => {
     await start();
     let aborted = false;
     let finished = false;
-    h.runtime.onViewSubmission('modal_cb', async (ctx) => {
+    h.runtime.onFormSubmit('modal_cb', async (ctx) => {
       ctx.signal.addEventListener('abort', () => {
         aborted = true;
       });
@@ -167,7 +168,7 @@ describe('the acknowledgement deadline', () => {
 
   it('answers as soon as the dispatch does when it beats the deadline, and raises no notice later', async () => {
     await start();
-    h.runtime.onViewSubmission('modal_cb', () => ({ response_action: 'clear' }));
+    h.runtime.onFormSubmit('modal_cb', () => ({ response_action: 'clear' }));
     const response = await h.send(buildViewSubmission());
     expect(await response.json()).toEqual({ response_action: 'clear' });
     await vi.advanceTimersByTimeAsync(5000);

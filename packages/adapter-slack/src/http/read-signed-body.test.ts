@@ -1,15 +1,9 @@
+import { deferred } from '@rt/testing';
+import { failOnUnhandledRejections, fakeRuntimeHandle } from '@rt/testing/adapter';
 import { signedSlackRequest, signSlackRequest } from '@rt/testing/slack';
 import { describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../slack-adapter.js';
-import {
-  deferred,
-  fakeRuntimeHandle,
-  NOW_MS,
-  NOW_S,
-  SECRET,
-  unitAdapter,
-} from '../test-support/harness.js';
-import { failOnUnhandledRejections } from '../test-support/unhandled-rejections.js';
+import { NOW_MS, NOW_S, SECRET, unitAdapter } from '../test-support/harness.js';
 
 function chunkedBody(count: number, size: number) {
   const chunk = new Uint8Array(size).fill(120);

@@ -1,5 +1,6 @@
 import { AdmissionRejectedError, type Observation, type RuntimeHandle } from '@rt/core';
 import { PendingSet } from '@rt/core/adapter';
+import { fakeRuntimeHandle } from '@rt/testing/adapter';
 import {
   buildAppRateLimited,
   buildMessageEvent,
@@ -12,7 +13,6 @@ import { emitSlackNotice } from '../notices.js';
 import { resolveSlackOptions } from '../options.js';
 import { classifySlackPayload, type SlackPayloadSource } from '../parse/classify-payload.js';
 import { createSlackFollowUps, type SlackFollowUpJob } from '../respond/follow-up.js';
-import { fakeRuntimeHandle } from '../test-support/harness.js';
 import { answerSlackPayload } from './answer-payload.js';
 import type { SlackCoreDeps } from './deps.js';
 

@@ -11,8 +11,8 @@ const KINDS: Readonly<Record<string, EventKind>> = {
   block_actions: 'action',
   message_action: 'shortcut',
   shortcut: 'shortcut',
-  view_submission: 'view_submission',
-  view_closed: 'view_closed',
+  view_submission: 'form_submit',
+  view_closed: 'form_close',
   block_suggestion: 'suggestion',
 };
 
@@ -34,6 +34,19 @@ function idOf(payload: SlackInteractive): string | undefined {
   return undefined;
 }
 
+/** The kind-specific id: a shortcut's callback id, or a form's (view's) callback id. */
+function idsOf(payload: SlackInteractive): { shortcutId?: string; formId?: string } {
+  if (payload.type === 'shortcut' || payload.type === 'message_action') {
+    const shortcutId = textOf(payload.callback_id);
+    return shortcutId === undefined ? {} : { shortcutId };
+  }
+  if (payload.type === 'view_submission' || payload.type === 'view_closed') {
+    const formId = textOf(payload.view?.callback_id);
+    return formId === undefined ? {} : { formId };
+  }
+  return {};
+}
+
 function choseBusyOption(payload: SlackInteractive): boolean {
   return (payload.actions ?? []).some(
     (action) =>
@@ -46,9 +59,10 @@ function choseBusyOption(payload: SlackInteractive): boolean {
 }
 
 /**
- * Normalises an interactive payload: `block_actions` → `action` (first action's id),
- * `message_action` and `shortcut` → `shortcut`, `view_submission`, `view_closed`,
- * `block_suggestion` → `suggestion` (text = the typed query). Channel and thread come from the
+ * Normalises an interactive payload (docs/events.md): `block_actions` → `action` (first action's
+ * id), `message_action` and `shortcut` → `shortcut` (`shortcutId` = its callback id),
+ * `view_submission` → `form_submit` and `view_closed` → `form_close` (`formId` = the view's
+ * callback id), `block_suggestion` → `suggestion` (`actionId` = the field, text = the typed query). Channel and thread come from the
  * originating message when there is one. Choices of the busy placeholder option are never
  * dispatched. Throws `SlackRequestError` for a payload without a tenant or an id.
  */
@@ -91,7 +105,7 @@ export function normalizeInteractive(payload: SlackInteractive, ctx: NormalizeCo
             ? textOf(firstAction?.value)
             : undefined,
       actionId: textOf(firstAction?.action_id) ?? textOf(payload.action_id),
-      callbackId: textOf(payload.callback_id) ?? textOf(payload.view?.callback_id),
+      ...idsOf(payload),
       retry: ctx.retry,
       receivedAt: ctx.receivedAt,
       payload,

@@ -1,4 +1,5 @@
 import type { RtEvent } from '@rt/core';
+import { fakeRuntimeHandle } from '@rt/testing/adapter';
 import {
   buildAppMentionEvent,
   buildBlockActions,
@@ -17,7 +18,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { BUSY_OPTION_VALUE } from '../respond/busy-surfaces.js';
 import { createSlackAdapter } from '../slack-adapter.js';
-import { fakeRuntimeHandle, SECRET } from '../test-support/harness.js';
+import { SECRET } from '../test-support/harness.js';
 
 async function run(
   payload: SlackTestPayload,
@@ -133,16 +134,16 @@ describe('direct invocation normalisation', () => {
     });
   });
 
-  it('maps message_action and shortcut to kind shortcut with their callback id', async () => {
+  it('maps message_action and shortcut to kind shortcut with their callback id as shortcutId', async () => {
     expect(await eventOf(buildMessageAction({ callbackId: 'save_msg' }))).toMatchObject({
       kind: 'shortcut',
       shape: 'message_action',
-      callbackId: 'save_msg',
+      shortcutId: 'save_msg',
     });
     expect(await eventOf(buildShortcut({ callbackId: 'new_ticket' }))).toMatchObject({
       kind: 'shortcut',
       shape: 'shortcut',
-      callbackId: 'new_ticket',
+      shortcutId: 'new_ticket',
     });
   });
 
@@ -163,14 +164,19 @@ describe('direct invocation normalisation', () => {
     });
     expect(await eventOf(payload)).toMatchObject({
       tenant: 'TAPP',
-      kind: 'view_submission',
-      callbackId: 'cb',
+      kind: 'form_submit',
+      shape: 'view_submission',
+      formId: 'cb',
     });
   });
 
-  it('derives view_closed ids from view.id + view.hash', async () => {
+  it('maps view_closed to kind form_close, its id derived from view.id + view.hash', async () => {
     const payload = buildViewClosed({ view: { viewId: 'V1', hash: 'h1' } });
-    expect(await eventOf(payload)).toMatchObject({ kind: 'view_closed', id: 'view:V1:h1' });
+    expect(await eventOf(payload)).toMatchObject({
+      kind: 'form_close',
+      shape: 'view_closed',
+      id: 'view:V1:h1',
+    });
   });
 
   it('gives every block_suggestion receipt its own id (the same query typed twice is two requests)', async () => {

@@ -1,3 +1,4 @@
+import { fakeRuntimeHandle } from '@rt/testing/adapter';
 import {
   buildEventCallback,
   buildMessageEvent,
@@ -9,7 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import type { SlackAdapterOptions } from '../options.js';
 import { createSlackAdapter } from '../slack-adapter.js';
-import { fakeRuntimeHandle, SECRET } from '../test-support/harness.js';
+import { SECRET } from '../test-support/harness.js';
 
 /** Whether the adapter dispatched `payload` (and answered it 200 either way). */
 async function dispatched(

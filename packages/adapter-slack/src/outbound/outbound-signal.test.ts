@@ -1,10 +1,11 @@
 import { Agent } from 'node:http';
 import type { RtEvent } from '@rt/core';
+import { fakeRuntimeHandle } from '@rt/testing/adapter';
 import { buildMessageEvent, type FakeSlackApi, startFakeSlackApi } from '@rt/testing/slack';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SlackAdapterOptions } from '../options.js';
 import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
-import { fakeRuntimeHandle, SECRET } from '../test-support/harness.js';
+import { SECRET } from '../test-support/harness.js';
 import { withSignal } from './signal-web-client.js';
 
 function eventOf(): RtEvent {

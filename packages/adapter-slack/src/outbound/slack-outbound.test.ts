@@ -1,4 +1,5 @@
 import type { RtEvent } from '@rt/core';
+import { fakeRuntimeHandle } from '@rt/testing/adapter';
 import {
   buildAppMentionEvent,
   buildBlockActions,
@@ -13,7 +14,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SlackInstallation } from '../normalize/installation.js';
 import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
-import { fakeRuntimeHandle, SECRET } from '../test-support/harness.js';
+import { SECRET } from '../test-support/harness.js';
 
 /** Runs `payload` through an adapter and returns the event it dispatched. */
 const runtimes = new WeakMap<SlackAdapter, ReturnType<typeof fakeRuntimeHandle>>();

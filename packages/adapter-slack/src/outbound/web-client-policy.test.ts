@@ -1,7 +1,8 @@
+import { fakeRuntimeHandle } from '@rt/testing/adapter';
 import { buildMessageEvent, type FakeSlackApi, startFakeSlackApi } from '@rt/testing/slack';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
-import { fakeRuntimeHandle, SECRET } from '../test-support/harness.js';
+import { SECRET } from '../test-support/harness.js';
 
 /** The parts of a WebClient its constructor options end up in (not public API: test only). */
 interface ClientInternals {

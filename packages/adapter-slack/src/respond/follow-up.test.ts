@@ -1,7 +1,8 @@
+import { createMemoryState } from '@rt/state-memory';
+import { deferred, stateWith } from '@rt/testing';
 import { buildBlockActions, buildMessageEvent, buildShortcut } from '@rt/testing/slack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deferred, type Harness, startHarness } from '../test-support/harness.js';
-import { memoryStateWith } from '../test-support/memory-state-with.js';
+import { type Harness, startHarness } from '../test-support/harness.js';
 
 describe('busy-signal follow-ups', () => {
   let h: Harness;
@@ -152,7 +153,7 @@ describe('busy-signal follow-ups', () => {
     const mark = deferred();
     const marking = deferred();
     gate = mark;
-    const state = memoryStateWith(() => ({
+    const state = stateWith(createMemoryState(), () => ({
       markEvent: async () => {
         marking.resolve();
         await mark.promise;

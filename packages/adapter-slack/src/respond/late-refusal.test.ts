@@ -1,7 +1,8 @@
+import { createMemoryState } from '@rt/state-memory';
+import { deferred, stateWith } from '@rt/testing';
 import { buildBlockActions, buildSlashCommand, buildViewSubmission } from '@rt/testing/slack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deferred, type Harness, startHarness } from '../test-support/harness.js';
-import { memoryStateWith } from '../test-support/memory-state-with.js';
+import { type Harness, startHarness } from '../test-support/harness.js';
 
 describe('a deferred direct invocation dropped after its acknowledgement', () => {
   let h: Harness | undefined;
@@ -11,7 +12,7 @@ describe('a deferred direct invocation dropped after its acknowledgement', () =>
   });
 
   it('tells the user it is busy through response_url (block action on a busy message)', async () => {
-    h = await startHarness();
+    h = await startHarness({ runtime: { concurrency: 'drop' } });
     const hold = deferred();
     h.runtime.onAction('approve', () => hold.promise);
     const onMessage = {
@@ -51,7 +52,7 @@ describe('a deferred direct invocation dropped after its acknowledgement', () =>
   });
 
   it('answers a slash command dropped under channel scope with a busy ephemeral', async () => {
-    h = await startHarness({ runtime: { lockScope: 'channel' } });
+    h = await startHarness({ runtime: { concurrency: 'drop', lockScope: 'channel' } });
     const hold = deferred();
     h.runtime.onCommand('ask', () => hold.promise);
     await h.send(buildSlashCommand({ command: '/ask', responseUrl: h.fake.responseUrl() }));
@@ -68,11 +69,11 @@ describe('a deferred direct invocation dropped after its acknowledgement', () =>
 
   it('makes a dropped deferred view submission observable, since nothing visible is left', async () => {
     h = await startHarness({
-      runtime: { lockScope: () => 'one-scope' },
+      runtime: { concurrency: 'drop', lockScope: () => 'one-scope' },
       adapter: { dispatchModes: { view_submission: 'deferred' } },
     });
     const hold = deferred();
-    h.runtime.onViewSubmission('form', () => hold.promise);
+    h.runtime.onFormSubmit('form', () => hold.promise);
     await h.send(buildViewSubmission({ view: { callbackId: 'form' } }));
     await h.send(buildViewSubmission({ view: { callbackId: 'form' } }));
     await h.observed((o) => o.type === 'adapter_notice' && o.name === 'dropped_without_signal');
@@ -80,35 +81,35 @@ describe('a deferred direct invocation dropped after its acknowledgement', () =>
     hold.resolve();
   });
 
-  it('sends the late busy signal of a drop decided during shutdown before shutdown resolves', async () => {
+  it('ends a drop delivery still taking its lock when shutdown starts with shutdown, never running it', async () => {
     const acquireGate = deferred();
     let gateAcquires = false;
-    const state = memoryStateWith((inner) => ({
+    const state = stateWith(createMemoryState(), (inner) => ({
       acquireLock: async (key, ttlMs) => {
         if (gateAcquires) await acquireGate.promise;
         return inner.acquireLock(key, ttlMs);
       },
     }));
-    h = await startHarness({ state, runtime: { lockScope: 'channel' } });
+    h = await startHarness({ state, runtime: { concurrency: 'drop', lockScope: 'channel' } });
     const hold = deferred();
-    h.runtime.onCommand('ask', () => hold.promise);
+    let ran = 0;
+    h.runtime.onCommand('ask', () => {
+      ran += 1;
+      return hold.promise;
+    });
     await h.send(buildSlashCommand({ command: '/ask', responseUrl: h.fake.responseUrl() }));
     gateAcquires = true;
-    const secondUrl = h.fake.responseUrl();
     expect(
-      (await h.send(buildSlashCommand({ command: '/ask', responseUrl: secondUrl }))).status,
+      (await h.send(buildSlashCommand({ command: '/ask', responseUrl: h.fake.responseUrl() })))
+        .status,
     ).toBe(200);
-    let finished = false;
-    const stopping = h.runtime.shutdown({ graceMs: 5_000 }).then(() => {
-      finished = true;
-    });
-    await h.observed((o) => o.type === 'shutdown_started');
-    // The second delivery takes its lock only now, after stop() returned: it is dropped then.
+    const stopping = h.runtime.shutdown({ graceMs: 5_000 });
+    // SPEC 7 step 3: its handler has not started, so it ends `shutdown` at once, not `dropped`.
+    await h.observed((o) => o.type === 'dispatch_finished' && o.outcome === 'shutdown');
     acquireGate.resolve();
     hold.resolve();
     await stopping;
-    expect(finished).toBe(true);
-    const posts = h.fake.calls.filter((c) => c.method === 'response_url');
-    expect(posts).toMatchObject([{ path: new URL(secondUrl).pathname }]);
+    expect(ran).toBe(1);
+    expect(h.runtime.stats().outcomes).toMatchObject({ completed: 1, shutdown: 1, dropped: 0 });
   });
 });

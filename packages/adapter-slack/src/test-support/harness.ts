@@ -1,6 +1,7 @@
-import type { CreateRuntimeOptions, Observation, Runtime, RuntimeHandle, State } from '@rt/core';
+import type { CreateRuntimeOptions, Observation, Runtime, State } from '@rt/core';
 import { createRuntime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
+import { type FakeRuntimeHandle, fakeRuntimeHandle } from '@rt/testing/adapter';
 import {
   type FakeSlackApi,
   type SlackTestPayload,
@@ -13,26 +14,13 @@ import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
 export const SECRET = 'test-signing-secret';
 export const BOT_TOKEN = 'xoxb-test-token';
 
-/** A promise with its resolvers, to hold a handler until a test lets it go. */
-export function deferred<T = void>(): {
-  promise: Promise<T>;
-  resolve: (value: T) => void;
-  reject: (error: unknown) => void;
-} {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
 /** A fake Slack, an adapter pointed at it and a real runtime on a memory State. */
 export interface Harness {
   readonly fake: FakeSlackApi;
   readonly adapter: SlackAdapter;
   readonly runtime: Runtime;
+  /** The State the runtime uses: `options.state`, else a new memory State. */
+  readonly state: State;
   readonly observations: Observation[];
   /** Sends `payload` signed with the test secret through the adapter's handler. */
   send(payload: SlackTestPayload, headers?: Record<string, string>): Promise<Response>;
@@ -74,6 +62,7 @@ export async function startHarness(
     fake,
     adapter,
     runtime,
+    state,
     observations,
     send: (payload, headers) =>
       adapter.handler(
@@ -102,30 +91,6 @@ export async function startHarness(
   };
 }
 
-/** A RuntimeHandle that records dispatches and observations and answers with `result`. */
-export function fakeRuntimeHandle(
-  dispatch: RuntimeHandle['dispatch'] = async () => ({ status: 'unrouted' }),
-): RuntimeHandle & {
-  dispatched: Parameters<RuntimeHandle['dispatch']>[0][];
-  observed: Observation[];
-} {
-  const dispatched: Parameters<RuntimeHandle['dispatch']>[0][] = [];
-  const observed: Observation[] = [];
-  return {
-    dispatched,
-    observed,
-    dispatch: (event, opts) => {
-      dispatched.push(event);
-      return dispatch(event, opts);
-    },
-    observe: (observation) => {
-      observed.push(observation);
-    },
-    modeFor: () => 'deferred',
-    shuttingDown: false,
-  };
-}
-
 /** The fixed clock of unit tests that sign requests themselves (epoch ms, and seconds). */
 export const NOW_MS = 1_750_000_000_000;
 export const NOW_S = NOW_MS / 1000;
@@ -136,7 +101,7 @@ export const NOW_S = NOW_MS / 1000;
  */
 export function unitAdapter(runtime = fakeRuntimeHandle()): {
   adapter: SlackAdapter;
-  runtime: ReturnType<typeof fakeRuntimeHandle>;
+  runtime: FakeRuntimeHandle;
 } {
   const adapter = createSlackAdapter({
     signingSecret: ['rotated-new-secret', SECRET],

@@ -67,8 +67,16 @@ export interface Adapter {
    * dropped delivery. Converges like `stop()`; `signal` aborts at the step's deadline. Idempotent.
    */
   drain?(signal: AbortSignal): Promise<void>;
-  /** Posts `message` in reply to `event` (in its thread when it has one). */
-  reply(event: RtEvent, message: OutboundMessage): Promise<PostedMessage>;
+  /**
+   * Posts `message` in reply to `event` (in its thread when it has one). When `options.signal`
+   * aborts, the call stops waiting and rejects with `signal.reason`. A handler's `ctx.reply` passes
+   * the delivery's signal.
+   */
+  reply(
+    event: RtEvent,
+    message: OutboundMessage,
+    options?: { readonly signal?: AbortSignal },
+  ): Promise<PostedMessage>;
 }
 
 /** One message of a thread, as read back from the platform. */

@@ -19,6 +19,7 @@ export class AdmissionController {
   readonly #maxPerTenant: number;
   readonly #perTenant = new Map<string, number>();
   #inFlight = 0;
+  #highWater = 0;
 
   constructor(maxDetached: number, maxDetachedPerTenant: number) {
     this.#max = maxDetached;
@@ -28,6 +29,11 @@ export class AdmissionController {
   /** Slots held now. */
   get inFlight(): number {
     return this.#inFlight;
+  }
+
+  /** The most slots ever held at once since creation (for sizing `maxDetached`). */
+  get highWater(): number {
+    return this.#highWater;
   }
 
   /**
@@ -50,6 +56,7 @@ export class AdmissionController {
     const held = this.#perTenant.get(key) ?? 0;
     if (this.#maxPerTenant > 0 && held >= this.#maxPerTenant) return 'tenant-capacity';
     this.#inFlight += 1;
+    if (this.#inFlight > this.#highWater) this.#highWater = this.#inFlight;
     this.#perTenant.set(key, held + 1);
     let released = false;
     return {

@@ -2,7 +2,22 @@ import type { Adapter } from '../adapter/adapter.js';
 import type { AdmissionSlot } from '../admission/admission-controller.js';
 import type { RtEvent } from '../event/event.js';
 import type { DispatchMode } from '../observe/observation.js';
+import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
 import type { Handler } from '../routing/handler.js';
+
+/**
+ * How far one delivery got, written by the runtime only: shutdown decides with it which deliveries
+ * it ends at once (handler not started), which it waits for (running) and which already have their
+ * outcome (handler finished, lock release still in flight).
+ */
+export interface DeliveryProgress {
+  /** Its handlers started (they may have finished since). */
+  started: boolean;
+  /** What its handlers returned, once they finished. */
+  handled: HandledResult | undefined;
+  /** Its terminal outcome, once recorded: nothing about it is recorded or observed again. */
+  finished: FinishedDelivery | undefined;
+}
 
 /**
  * One accepted delivery on its way through a strategy. `controller` is its life: it aborts on
@@ -21,4 +36,17 @@ export interface Delivery {
   readonly acceptedAt: number;
   /** Deferred only: the admission slot, released by the runtime after the strategy resolves. */
   readonly slot: AdmissionSlot | undefined;
+  readonly progress: DeliveryProgress;
+}
+
+/** A delivery accepted now, with fresh progress and its own controller. */
+export function newDelivery(
+  fields: Omit<Delivery, 'progress' | 'controller' | 'acceptedAt'>,
+): Delivery {
+  return {
+    ...fields,
+    controller: new AbortController(),
+    acceptedAt: Date.now(),
+    progress: { started: false, handled: undefined, finished: undefined },
+  };
 }

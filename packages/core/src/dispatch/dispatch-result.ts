@@ -12,7 +12,8 @@ export interface DispatchOptions {
 
 /**
  * What `dispatch` resolves with. Rejections are `AdmissionRejectedError` (refused before
- * acceptance), `PreludeError` (the State failed; nothing marked) and `InvalidEventError`.
+ * acceptance), `PreludeError` (the State failed or the lock scope function threw; nothing marked)
+ * and `InvalidEventError` (the event breaks the event contract).
  */
 export type DispatchResult =
   /** No handler matched. Acknowledge; nothing was admitted or marked. */

@@ -1,10 +1,10 @@
 import type { Adapter, OutboundMessage } from '../adapter/adapter.js';
+import { forwardAbort } from '../adapter-kit/signals.js';
 import { hasErrorCode } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult, Outcome } from '../outcomes/outcome.js';
 import type { HandlerContext } from '../routing/handler.js';
-import { forwardAbort } from '../util/abort.js';
 import type { Delivery } from './delivery.js';
 
 /** What a strategy adds to the handler context. */
@@ -14,6 +14,8 @@ export interface InvokeExtras {
   readonly batch?: readonly RtEvent[];
   /** Further signals that end the handler's run (e.g. a burst batch's own controller). */
   readonly signals?: readonly AbortSignal[];
+  /** burst: every member delivery the run serves (the invoked delivery first); default itself. */
+  readonly members?: readonly Delivery[];
 }
 
 /** Maps the reason a handler's signal aborted with to its terminal outcome. */
@@ -80,7 +82,9 @@ function makeContext(
     skipped: extras.skipped ?? [],
     batch: extras.batch ?? [event],
     adapter,
-    reply: (message: string | OutboundMessage) =>
-      adapter.reply(event, typeof message === 'string' ? { text: message } : message),
+    reply: (message: string | OutboundMessage, options?: { readonly signal?: AbortSignal }) =>
+      adapter.reply(event, typeof message === 'string' ? { text: message } : message, {
+        signal: options?.signal ?? signal,
+      }),
   };
 }

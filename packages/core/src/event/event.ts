@@ -3,15 +3,19 @@
  * they can; `payload` keeps the platform's raw payload for handlers that need more.
  */
 
-/** What kind of thing happened, across platforms. Routing matches on it. */
+/**
+ * What kind of thing happened, named so one kind fits every platform (a Slack `view_submission` and
+ * a Discord modal submit are both `form_submit`). Routing matches on it; `RtEvent.shape` keeps the
+ * platform's own name. docs/events.md maps each platform payload to its kind.
+ */
 export type EventKind =
   | 'message'
   | 'mention'
   | 'command'
   | 'action'
+  | 'form_submit'
+  | 'form_close'
   | 'shortcut'
-  | 'view_submission'
-  | 'view_closed'
   | 'suggestion'
   | 'reaction'
   | 'raw';
@@ -35,21 +39,39 @@ export interface RtEvent<Payload = unknown> {
   /** The platform's own event id, or a stable id the adapter derived. Non-empty. */
   readonly id: string;
   readonly kind: EventKind;
-  /** The adapter's name for the payload shape (e.g. `event_callback`, `slash_command`). */
+  /**
+   * The platform's own name for the payload shape (Slack `event_callback`, `slash_command`,
+   * `block_actions`, `view_submission`...; Discord `application_command`, `modal_submit`...).
+   */
   readonly shape: string;
   /** The platform's type of the inner event (e.g. `app_mention`, `reaction_added`). */
   readonly type?: string;
+  /** Channel id (for a message in a Discord thread: the thread's parent channel). */
   readonly channel?: string;
-  /** Thread id: the root of the conversation this event belongs to. */
+  /**
+   * Thread id: the root of the conversation this event belongs to, unique within its channel
+   * (Slack: the root message's ts; Discord: the thread channel's id).
+   */
   readonly thread?: string;
   readonly user?: string;
   readonly text?: string;
   /** Command name without the leading slash, for `command` events. */
   readonly command?: string;
-  /** Action id, for `action` and `suggestion` events. */
+  /**
+   * Component id, for `action` events (Slack `action_id`, Discord component `custom_id`) and the
+   * field being completed for `suggestion` events.
+   */
   readonly actionId?: string;
-  /** Callback id, for views and shortcuts. */
-  readonly callbackId?: string;
+  /**
+   * Form id, for `form_submit` and `form_close` events (Slack view `callback_id`, Discord modal
+   * `custom_id`).
+   */
+  readonly formId?: string;
+  /**
+   * Shortcut id, for `shortcut` events (Slack shortcut or message action `callback_id`, Discord
+   * context-menu command name).
+   */
+  readonly shortcutId?: string;
   /** Set when the platform marked this delivery as a retry. */
   readonly retry?: DeliveryRetry;
   /** Epoch milliseconds at which the adapter received it. */

@@ -222,3 +222,54 @@ describe('acquireWhenFree', () => {
     await acquiring.value?.release();
   });
 });
+
+describe('giving up on a lock while the State call is in flight', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('rejects at once on abort, releases a lease granted later, and lets ioSettled wait for both', async () => {
+    const { locks, state } = harness();
+    let grant!: () => void;
+    const granted = new Promise<void>((resolve) => (grant = resolve));
+    const acquireLock = state.acquireLock.bind(state);
+    state.acquireLock = async (key, ttlMs) => {
+      await granted;
+      return acquireLock(key, ttlMs);
+    };
+    const controller = new AbortController();
+    const reason = new Error('shutdown');
+    const acquiring = watch(
+      acquireWhenFree(locks, KEY, {
+        initialMs: 100,
+        maxMs: 1000,
+        signal: controller.signal,
+        observe: () => {},
+      }),
+    );
+    await flush();
+    controller.abort(reason);
+    await flush();
+    expect(acquiring).toMatchObject({ done: true, error: reason });
+    expect(locks.ioInFlight).toBe(1);
+    const settled = watch(locks.ioSettled(new AbortController().signal));
+    grant();
+    await flush(20);
+    expect(settled.done).toBe(true);
+    expect(state.calls).toEqual([`acquireLock ${KEY}`, `releaseLock ${KEY}`]);
+    expect(state.locks.size).toBe(0);
+    expect(locks.ioInFlight).toBe(0);
+  });
+
+  it('stops waiting for lock I/O when its signal aborts, and removes its listener', async () => {
+    const { locks, state } = harness();
+    state.acquireLock = () => new Promise(() => {});
+    void locks.tryAcquire(KEY);
+    const budget = new AbortController();
+    const waiting = watch(locks.ioSettled(budget.signal));
+    const reason = new Error('budget over');
+    budget.abort(reason);
+    await flush();
+    expect(waiting).toMatchObject({ done: true, error: reason });
+    expect(getEventListeners(budget.signal, 'abort')).toHaveLength(0);
+  });
+});

@@ -1,5 +1,5 @@
+import { abortable, delay } from '../adapter-kit/signals.js';
 import type { Observation } from '../observe/observation.js';
-import { delay } from '../util/abort.js';
 import type { HeldLock, LockManager } from './lock-manager.js';
 
 /** How `acquireWhenFree` backs off while the lock is held elsewhere. */
@@ -13,26 +13,35 @@ export interface LockWaitOptions {
   readonly random?: () => number;
 }
 
-/** One attempt: the lock, `'held'` by someone else, or `'state-error'` (already observed). */
+/**
+ * One attempt: the lock, `'held'` by someone else, or `'state-error'` (already observed). Rejects
+ * with `signal.reason` as soon as the signal aborts, even while the State call is in flight.
+ */
 async function attempt(
   locks: LockManager,
   key: string,
   options: LockWaitOptions,
 ): Promise<HeldLock | 'held' | 'state-error'> {
-  options.signal.throwIfAborted();
+  const { signal } = options;
+  signal.throwIfAborted();
+  const pending = locks.tryAcquire(key);
   let lock: HeldLock | null;
   try {
-    lock = await locks.tryAcquire(key);
+    lock = await abortable(pending, signal);
   } catch (error) {
+    if (signal.aborted) {
+      // Given up while the State still works on it: a lease granted late is released at once, and
+      // nothing about this attempt is observed any more (the delivery has its outcome).
+      pending.then(
+        (late) => late?.release(),
+        () => {},
+      );
+      throw signal.reason;
+    }
     options.observe({ type: 'state_error', at: Date.now(), operation: 'acquireLock', key, error });
     return 'state-error';
   }
-  if (lock === null) return 'held';
-  if (options.signal.aborted) {
-    await lock.release();
-    throw options.signal.reason;
-  }
-  return lock;
+  return lock ?? 'held';
 }
 
 /** Each wait is between half and all of the current back-off. */

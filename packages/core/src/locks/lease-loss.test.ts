@@ -40,13 +40,13 @@ describe('lease renewal and lease-loss cancellation', () => {
     const result = await adapter.send({ thread: 't' });
     // Another holder takes over the key (our lease was lost at the State).
     const successor = { token: 'successor', fence: 99, expiresAt: Date.now() + 60_000 };
-    state.locks.set('test:T1:t', successor);
+    state.locks.set('test:T1:C1:t', successor);
     await vi.advanceTimersByTimeAsync(1000);
     expect(reason).toBeInstanceOf(PreemptedError);
-    expect(ofType('lease_lost')).toMatchObject([{ lockKey: 'test:T1:t' }]);
+    expect(ofType('lease_lost')).toMatchObject([{ lockKey: 'test:T1:C1:t' }]);
     cleanup.resolve();
     expect((await settledOf(result)).outcome).toBe('preempted');
-    expect(state.locks.get('test:T1:t')).toBe(successor);
+    expect(state.locks.get('test:T1:C1:t')).toBe(successor);
     expect(state.calls.filter((c) => c.startsWith('releaseLock'))).toEqual([]);
   });
 
@@ -114,10 +114,10 @@ describe('lease renewal and lease-loss cancellation', () => {
       expect(ran).toEqual(['first']);
       // Another holder takes over the key (our lease was lost at the State).
       const successor = { token: 'successor', fence: 99, expiresAt: Date.now() + 60_000 };
-      state.locks.set('test:T1:t', successor);
+      state.locks.set('test:T1:C1:t', successor);
       await vi.advanceTimersByTimeAsync(1000); // the first renewal is refused
       expect(reason).toBeInstanceOf(PreemptedError);
-      expect(ofType('lease_lost')).toMatchObject([{ lockKey: 'test:T1:t', fence }]);
+      expect(ofType('lease_lost')).toMatchObject([{ lockKey: 'test:T1:C1:t', fence }]);
       const next = await adapter.send({ id: 'next', thread: 't' });
       // The preempted handler has not settled: its delivery keeps its slot until it does.
       expect(runtime.stats().detachedInFlight).toBe(2);
@@ -128,8 +128,8 @@ describe('lease renewal and lease-loss cancellation', () => {
       // The next delivery waits for the successor instead of running over it.
       await vi.advanceTimersByTimeAsync(10_000);
       expect(ran).toEqual(['first']);
-      expect(state.locks.get('test:T1:t')).toBe(successor);
-      state.locks.delete('test:T1:t'); // the successor releases (on another instance)
+      expect(state.locks.get('test:T1:C1:t')).toBe(successor);
+      state.locks.delete('test:T1:C1:t'); // the successor releases (on another instance)
       await vi.advanceTimersByTimeAsync(2000); // lockPollMaxMs
       expect(ran).toEqual(['first', 'next']);
       expect((await settledOf(next)).outcome).toBe('completed');

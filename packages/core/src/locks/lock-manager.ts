@@ -1,3 +1,5 @@
+import { PendingSet } from '../adapter-kit/pending-set.js';
+import { abortable } from '../adapter-kit/signals.js';
 import { PreemptedError } from '../errors.js';
 import type { Observation } from '../observe/observation.js';
 import { hasLockWakeups, type Lease, type State } from '../state/state.js';
@@ -30,6 +32,8 @@ export class LockManager {
   readonly #ttlMs: number;
   readonly #observe: (observation: Observation) => void;
   readonly #releaseWaiters = new Map<string, Set<() => void>>();
+  /** Acquire and release calls to the State still in flight. */
+  readonly #io = new PendingSet();
 
   constructor(state: State, ttlMs: number, observe: (observation: Observation) => void) {
     this.#state = state;
@@ -43,11 +47,33 @@ export class LockManager {
    */
   async tryAcquire(key: string): Promise<HeldLock | null> {
     const requestedAt = Date.now();
-    const lease = await this.#state.acquireLock(key, this.#ttlMs);
+    const lease = await this.#io.track(this.#state.acquireLock(key, this.#ttlMs));
     if (lease === null) return null;
-    return new RenewedLock(this.#state, lease, this.#ttlMs, requestedAt, this.#observe, () =>
-      this.#notifyReleased(key),
+    return new RenewedLock(
+      this.#state,
+      lease,
+      this.#ttlMs,
+      requestedAt,
+      this.#observe,
+      () => this.#notifyReleased(key),
+      (io) => this.#io.track(io),
     );
+  }
+
+  /** Acquire and release calls in flight now. */
+  get ioInFlight(): number {
+    return this.#io.size;
+  }
+
+  /**
+   * Resolves once no acquire or release call is in flight, including calls started while it
+   * waits (a lease granted late is released, and that release is waited for too). Rejects with
+   * `signal.reason` when `signal` aborts first; the listener is removed either way. Aborting
+   * cancels no State call: they go on and settle by themselves. Shutdown bounds lock I/O with it,
+   * separately from handlers.
+   */
+  ioSettled(signal: AbortSignal): Promise<void> {
+    return abortable(this.#io.settled(), signal);
   }
 
   /**
@@ -117,6 +143,7 @@ class RenewedLock implements HeldLock {
   #expiryTimer: ReturnType<typeof setTimeout> | undefined;
   #releasing: Promise<void> | undefined;
   readonly #onReleased: () => void;
+  readonly #track: <T>(io: Promise<T>) => Promise<T>;
 
   constructor(
     state: State,
@@ -125,8 +152,10 @@ class RenewedLock implements HeldLock {
     requestedAt: number,
     observe: (observation: Observation) => void,
     onReleased: () => void,
+    track: <T>(io: Promise<T>) => Promise<T>,
   ) {
     this.#onReleased = onReleased;
+    this.#track = track;
     this.#state = state;
     this.#lease = lease;
     this.#ttlMs = ttlMs;
@@ -150,7 +179,7 @@ class RenewedLock implements HeldLock {
   }
 
   release(): Promise<void> {
-    this.#releasing ??= this.#release();
+    this.#releasing ??= this.#track(this.#release());
     return this.#releasing;
   }
 

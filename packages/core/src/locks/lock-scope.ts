@@ -6,22 +6,35 @@ import type { RtEvent } from '../event/event.js';
  */
 export type LockScope = 'thread' | 'channel' | ((event: RtEvent) => string);
 
+const part = encodeURIComponent;
+
 /**
- * The scope key of `event` under `scope`, namespaced by adapter and tenant so installations never
- * share a lock. Thread scope uses the event's thread, and an event without one (a slash command, a
- * global shortcut) is its own conversation: it never serialises behind unrelated traffic in its
- * channel. Channel scope falls back to the thread, then to the event id. Adapter and tenant are
- * URI-encoded so no two installations' keys can collide.
+ * The scope key of `event` under `scope` (SPEC glossary "Lock Scope"; docs/events.md), namespaced
+ * by adapter and tenant so installations never share a lock:
+ * - thread: `adapter:tenant:channel:thread`. A thread id (a Slack `ts`) is unique only within its
+ *   channel, so the channel is part of the key; it is omitted only when the event has none. An
+ *   event without a thread (a slash command, a global shortcut) is its own conversation,
+ *   `adapter:tenant:event:<id>`: it never serialises behind unrelated traffic in its channel.
+ * - channel: `adapter:tenant:channel`, falling back to the thread, then to `event:<id>`.
+ * - a function: `adapter:tenant:<what it returned>` (taken as is).
+ * Every part the runtime builds is URI-encoded, so a `:` inside an id cannot make two
+ * conversations share a key. Throws `TypeError` when a scope function returns no non-empty string.
  */
 export function scopeKeyOf(event: RtEvent, scope: LockScope): string {
-  let local: string;
-  if (scope === 'thread') local = event.thread ?? `event:${event.id}`;
-  else if (scope === 'channel') local = event.channel ?? event.thread ?? `event:${event.id}`;
-  else {
-    local = scope(event);
-    if (typeof local !== 'string' || local.length === 0) {
-      throw new TypeError('lockScope function must return a non-empty string');
-    }
+  const prefix = `${part(event.adapter)}:${part(event.tenant)}`;
+  const own = `event:${part(event.id)}`;
+  if (scope === 'thread') {
+    if (event.thread === undefined) return `${prefix}:${own}`;
+    const channel = event.channel === undefined ? '' : `${part(event.channel)}:`;
+    return `${prefix}:${channel}${part(event.thread)}`;
   }
-  return `${encodeURIComponent(event.adapter)}:${encodeURIComponent(event.tenant)}:${local}`;
+  if (scope === 'channel') {
+    const local = event.channel ?? event.thread;
+    return `${prefix}:${local === undefined ? own : part(local)}`;
+  }
+  const local = scope(event);
+  if (typeof local !== 'string' || local.length === 0) {
+    throw new TypeError('lockScope function must return a non-empty string');
+  }
+  return `${prefix}:${local}`;
 }

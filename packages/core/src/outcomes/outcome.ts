@@ -18,7 +18,7 @@ export const OUTCOMES = [
 /**
  * A terminal outcome. `prelude-error` is rt's name for a delivery whose prelude failed before it
  * was accepted, so nothing was marked: its dedupe mark failed (the platform is told to retry) or
- * its lock scope function threw (an `InvalidEventError`). The rest are SPEC 6.
+ * its lock scope function threw (both a `PreludeError`). The rest are SPEC 6.
  */
 export type Outcome = (typeof OUTCOMES)[number];
 

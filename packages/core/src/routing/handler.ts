@@ -28,8 +28,14 @@ export interface HandlerContext<Payload = unknown> {
   readonly batch: readonly RtEvent<Payload>[];
   /** The adapter that received the event (cast to its own type for platform calls). */
   readonly adapter: Adapter;
-  /** Posts a reply to `event` through its adapter (in its thread when it has one). */
-  reply(message: string | OutboundMessage): Promise<PostedMessage>;
+  /**
+   * Posts a reply to `event` through its adapter (in its thread when it has one). The call gets
+   * the handler's `signal` unless `options.signal` is given.
+   */
+  reply(
+    message: string | OutboundMessage,
+    options?: { readonly signal?: AbortSignal },
+  ): Promise<PostedMessage>;
 }
 
 /**

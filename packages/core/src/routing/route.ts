@@ -9,8 +9,10 @@ interface RouteBase {
 }
 
 /**
- * What a handler is registered for. Kinds match `RtEvent.kind`; `raw` matches the platform's
- * inner event type whatever the kind; a function matches whatever it returns `true` for.
+ * What a handler is registered for. Kinds match `RtEvent.kind` and each kind's id field
+ * (`actionId`, `shortcutId`, `formId`, command `name`; a string matches exactly, a RegExp by
+ * test); `raw` matches the platform's inner event type whatever the kind; a function matches
+ * whatever it returns `true` for. docs/events.md maps platform payloads to kinds.
  */
 export type Route =
   | (RouteBase & { readonly kind: 'mention' })
@@ -18,9 +20,9 @@ export type Route =
   | (RouteBase & { readonly kind: 'command'; readonly name: string })
   | (RouteBase & { readonly kind: 'action'; readonly actionId: Pattern })
   | (RouteBase & { readonly kind: 'suggestion'; readonly actionId: Pattern })
-  | (RouteBase & { readonly kind: 'shortcut'; readonly callbackId: Pattern })
-  | (RouteBase & { readonly kind: 'view_submission'; readonly callbackId: Pattern })
-  | (RouteBase & { readonly kind: 'view_closed'; readonly callbackId?: Pattern })
+  | (RouteBase & { readonly kind: 'shortcut'; readonly shortcutId: Pattern })
+  | (RouteBase & { readonly kind: 'form_submit'; readonly formId: Pattern })
+  | (RouteBase & { readonly kind: 'form_close'; readonly formId?: Pattern })
   | (RouteBase & { readonly kind: 'reaction'; readonly name?: string })
   | (RouteBase & { readonly kind: 'raw'; readonly type: string })
   | ((event: RtEvent) => boolean);
@@ -69,10 +71,11 @@ export function routeMatches(route: Route, event: RtEvent): boolean {
     case 'suggestion':
       return matchesId(route.actionId, event.actionId);
     case 'shortcut':
-    case 'view_submission':
-      return matchesId(route.callbackId, event.callbackId);
-    case 'view_closed':
-      return route.callbackId === undefined || matchesId(route.callbackId, event.callbackId);
+      return matchesId(route.shortcutId, event.shortcutId);
+    case 'form_submit':
+      return matchesId(route.formId, event.formId);
+    case 'form_close':
+      return route.formId === undefined || matchesId(route.formId, event.formId);
     case 'reaction':
       return route.name === undefined || route.name === event.type || route.name === event.text;
   }
@@ -98,15 +101,17 @@ export function validateRoute(route: Route): void {
       needs('actionId', route.actionId);
       break;
     case 'shortcut':
-    case 'view_submission':
-      needs('callbackId', route.callbackId);
+      needs('shortcutId', route.shortcutId);
+      break;
+    case 'form_submit':
+      needs('formId', route.formId);
       break;
     case 'raw':
       needs('type', route.type);
       break;
     case 'mention':
     case 'message':
-    case 'view_closed':
+    case 'form_close':
     case 'reaction':
       break;
     default:

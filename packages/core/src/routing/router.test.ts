@@ -17,7 +17,13 @@ describe('router', () => {
       ['deploy', { kind: 'command', name: '/deploy' }],
       ['approve', { kind: 'action', actionId: 'approve' }],
       ['anyVote', { kind: 'action', actionId: /^vote-/ }],
-      ['modal', { kind: 'view_submission', callbackId: 'form' }],
+      ['modal', { kind: 'form_submit', formId: 'form' }],
+      ['anyClose', { kind: 'form_close' }],
+      ['closeForm', { kind: 'form_close', formId: 'form' }],
+      ['newTicket', { kind: 'shortcut', shortcutId: 'new_ticket' }],
+      ['pick', { kind: 'suggestion', actionId: 'pick' }],
+      ['anyReaction', { kind: 'reaction' }],
+      ['thumbs', { kind: 'reaction', name: 'thumbsup' }],
       ['reactionAdded', { kind: 'raw', type: 'reaction_added' }],
       ['slackOnly', { kind: 'mention', adapter: 'slack' }],
       ['predicate', (event) => event.user === 'U-boss'],
@@ -43,12 +49,24 @@ describe('router', () => {
     expect(names(router, makeEvent({ kind: 'command', command: '/deploy' }))).toEqual(['deploy']);
     expect(names(router, makeEvent({ kind: 'action', actionId: 'vote-3' }))).toEqual(['anyVote']);
     expect(names(router, makeEvent({ kind: 'action', actionId: 'approve' }))).toEqual(['approve']);
-    expect(names(router, makeEvent({ kind: 'view_submission', callbackId: 'form' }))).toEqual([
-      'modal',
+    expect(names(router, makeEvent({ kind: 'form_submit', formId: 'form' }))).toEqual(['modal']);
+    expect(names(router, makeEvent({ kind: 'form_close', formId: 'form' }))).toEqual([
+      'anyClose',
+      'closeForm',
     ]);
+    expect(names(router, makeEvent({ kind: 'form_close', formId: 'other' }))).toEqual(['anyClose']);
+    expect(names(router, makeEvent({ kind: 'shortcut', shortcutId: 'new_ticket' }))).toEqual([
+      'newTicket',
+    ]);
+    expect(names(router, makeEvent({ kind: 'suggestion', actionId: 'pick' }))).toEqual(['pick']);
+    expect(names(router, makeEvent({ kind: 'action', actionId: 'pick' }))).toEqual([]);
     expect(names(router, makeEvent({ kind: 'reaction', type: 'reaction_added' }))).toEqual([
+      'anyReaction',
       'reactionAdded',
     ]);
+    expect(
+      names(router, makeEvent({ kind: 'reaction', type: 'reaction_added', text: 'thumbsup' })),
+    ).toEqual(['anyReaction', 'thumbs', 'reactionAdded']);
     expect(names(router, makeEvent({ kind: 'shortcut', user: 'U-boss' }))).toEqual(['predicate']);
     expect(names(router, makeEvent({ kind: 'shortcut' }))).toEqual([]);
   });
@@ -83,6 +101,8 @@ describe('router', () => {
     const router = new Router();
     expect(() => router.add({ kind: 'command', name: '' }, () => {})).toThrow(/non-empty name/);
     expect(() => router.add({ kind: 'action' } as Route, () => {})).toThrow(/actionId/);
+    expect(() => router.add({ kind: 'form_submit' } as Route, () => {})).toThrow(/formId/);
+    expect(() => router.add({ kind: 'shortcut' } as Route, () => {})).toThrow(/shortcutId/);
     expect(() => router.add({ kind: 'nope' } as unknown as Route, () => {})).toThrow(
       /unknown route kind/,
     );

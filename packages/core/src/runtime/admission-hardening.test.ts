@@ -102,6 +102,21 @@ describe('admission bound hardening', () => {
     hold.resolve();
   });
 
+  it('reports the high-water mark of detached deliveries, which stays after they finish', async () => {
+    const { runtime, adapter } = setup({ maxDetached: 10 });
+    const hold = deferred();
+    runtime.onMessage(() => hold.promise);
+    expect(runtime.stats().detachedHighWater).toBe(0);
+    const sent = [];
+    for (const thread of ['a', 'b', 'c']) sent.push(await adapter.send({ thread }));
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 3, detachedHighWater: 3 });
+    hold.resolve();
+    for (const result of sent) await settledOf(result);
+    expect(runtime.stats()).toMatchObject({ detachedInFlight: 0, detachedHighWater: 3 });
+    await settledOf(await adapter.send({ thread: 'd' }));
+    expect(runtime.stats().detachedHighWater).toBe(3);
+  });
+
   it('never marks a rejected delivery: the same event after capacity frees is accepted, not duplicate', async () => {
     const { runtime, adapter, state } = setup({ maxDetached: 1 });
     const hold = deferred();

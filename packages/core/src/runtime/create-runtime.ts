@@ -2,34 +2,23 @@ import { setMaxListeners } from 'node:events';
 import type { Adapter, RuntimeHandle } from '../adapter/adapter.js';
 import { assertAdapter } from '../adapter/assert-adapter.js';
 import { AdmissionController } from '../admission/admission-controller.js';
-import type { Delivery } from '../dispatch/delivery.js';
+import { DeliveryRunner } from '../dispatch/delivery-runner.js';
 import type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
-import { invokeHandlers } from '../dispatch/invoke-handlers.js';
-import {
-  AdmissionRejectedError,
-  type AdmissionRejectionReason,
-  DetachTimeoutError,
-  InvalidEventError,
-  PreludeError,
-  ShutdownError,
-} from '../errors.js';
-import { eventRef, type RtEvent } from '../event/event.js';
-import { dedupeKeyOf, validateEvent } from '../event/validate-event.js';
+import { type PreludeHost, runPrelude } from '../dispatch/prelude.js';
+import { ShutdownError } from '../errors.js';
+import type { RtEvent } from '../event/event.js';
 import { LockManager } from '../locks/lock-manager.js';
-import { scopeKeyOf } from '../locks/lock-scope.js';
 import type { DispatchMode, Observation } from '../observe/observation.js';
 import { ObserverSet } from '../observe/observers.js';
-import type { FinishedDelivery, HandledResult, Outcome } from '../outcomes/outcome.js';
 import type { Handler } from '../routing/handler.js';
 import type { Pattern, Route } from '../routing/route.js';
 import { Router } from '../routing/router.js';
 import { createStrategy } from '../strategies/create-strategy.js';
 import type { ConcurrencyStrategy } from '../strategies/strategy.js';
-import { forwardAbort } from '../util/abort.js';
 import type { CreateRuntimeOptions, ResolvedRuntimeOptions } from './options.js';
-import { OutcomeLedger } from './outcome-counter.js';
+import { OutcomeLedger } from './outcome-ledger.js';
 import type { Runtime, RuntimeStats, ShutdownOptions } from './runtime-types.js';
-import { settleAdapters } from './settle-adapters.js';
+import { runShutdown, validateShutdownBudgets } from './shutdown.js';
 import { resolveRuntimeOptions } from './validate-options.js';
 
 /**
@@ -40,6 +29,12 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
   return new RtRuntime(resolveRuntimeOptions(options));
 }
 
+/**
+ * The runtime: registration (adapters, routes), counters, and the wiring of the pieces each SPEC
+ * concept lives in: the prelude (dispatch/prelude.ts), the runners (dispatch/delivery-runner.ts),
+ * the strategies (strategies/), the outcome ledger (runtime/outcome-ledger.ts) and shutdown
+ * (runtime/shutdown.ts).
+ */
 class RtRuntime implements Runtime {
   readonly options: ResolvedRuntimeOptions;
   readonly #router = new Router();
@@ -47,19 +42,18 @@ class RtRuntime implements Runtime {
   readonly #admission: AdmissionController;
   readonly #observers: ObserverSet;
   readonly #strategy: ConcurrencyStrategy;
-  readonly #ledger = new OutcomeLedger();
+  readonly #locks: LockManager;
+  readonly #ledger: OutcomeLedger;
+  readonly #runner: DeliveryRunner;
+  readonly #prelude: PreludeHost;
   /** Aborts when shutdown starts: parked work leaves at once. */
   readonly #shutdownController = new AbortController();
-  /** Deliveries whose handlers may be running: aborted at the grace deadline. */
-  readonly #live = new Set<Delivery>();
-  /** Deliveries given up on at shutdown: their outcome is recorded, their late end ignored. */
-  readonly #abandoned = new WeakSet<Delivery>();
   /** Set synchronously the moment shutdown starts: admission is closed from then on. */
   #closed = false;
-  #graceOver = false;
+  /** Set right before `shutdown_finished`: strategies' and locks' late observations are dropped. */
+  #finished = false;
   #received = 0;
   #accepted = 0;
-  #syncInFlight = 0;
   #started: Promise<void> | undefined;
   #shutdown: Promise<void> | undefined;
 
@@ -68,14 +62,42 @@ class RtRuntime implements Runtime {
     this.#admission = new AdmissionController(options.maxDetached, options.maxDetachedPerTenant);
     this.#observers = new ObserverSet(options.observers, options.onObserverError);
     setMaxListeners(0, this.#shutdownController.signal);
-    const observe = (observation: Observation) => this.#observers.emit(observation);
+    const emit = (observation: Observation) => this.#emit(observation);
+    const observeWork = (observation: Observation) => {
+      if (!this.#finished) this.#emit(observation);
+    };
+    this.#ledger = new OutcomeLedger(emit);
+    this.#runner = new DeliveryRunner(
+      this.#ledger,
+      options.detachTimeoutMs,
+      this.#shutdownController.signal,
+    );
+    this.#locks = new LockManager(options.state, options.lockTtlMs, observeWork);
     this.#strategy = createStrategy({
-      locks: new LockManager(options.state, options.lockTtlMs, observe),
+      locks: this.#locks,
       config: options.concurrency,
       shutdownSignal: this.#shutdownController.signal,
-      invoke: invokeHandlers,
-      observe,
+      invoke: this.#runner.invoke,
+      observe: observeWork,
     });
+    this.#runner.use(this.#strategy);
+    this.#prelude = {
+      state: options.state,
+      dedupeTtlMs: options.dedupeTtlMs,
+      lockScope: options.lockScope,
+      router: this.#router,
+      admission: this.#admission,
+      ledger: this.#ledger,
+      runner: this.#runner,
+      adapter: (name) => this.#adapters.get(name),
+      modeFor: (event, adapter) => this.#modeFor(event, adapter),
+      closed: () => this.#closed,
+      count: (what) => {
+        if (what === 'received') this.#received += 1;
+        else this.#accepted += 1;
+      },
+      emit,
+    };
     for (const adapter of options.adapters) this.use(adapter);
   }
 
@@ -118,8 +140,30 @@ class RtRuntime implements Runtime {
     return this.on({ kind: 'action', actionId }, handler);
   }
 
-  onViewSubmission(callbackId: Pattern, handler: Handler): () => void {
-    return this.on({ kind: 'view_submission', callbackId }, handler);
+  onFormSubmit(formId: Pattern, handler: Handler): () => void {
+    return this.on({ kind: 'form_submit', formId }, handler);
+  }
+
+  onFormClose(formIdOrHandler: Pattern | Handler, handler?: Handler): () => void {
+    if (typeof formIdOrHandler === 'function') {
+      return this.on({ kind: 'form_close' }, formIdOrHandler);
+    }
+    if (!handler) throw new TypeError('onFormClose(formId, handler) needs a handler');
+    return this.on({ kind: 'form_close', formId: formIdOrHandler }, handler);
+  }
+
+  onShortcut(shortcutId: Pattern, handler: Handler): () => void {
+    return this.on({ kind: 'shortcut', shortcutId }, handler);
+  }
+
+  onSuggestion(actionId: Pattern, handler: Handler): () => void {
+    return this.on({ kind: 'suggestion', actionId }, handler);
+  }
+
+  onReaction(nameOrHandler: string | Handler, handler?: Handler): () => void {
+    if (typeof nameOrHandler === 'function') return this.on({ kind: 'reaction' }, nameOrHandler);
+    if (!handler) throw new TypeError('onReaction(name, handler) needs a handler');
+    return this.on({ kind: 'reaction', name: nameOrHandler }, handler);
   }
 
   onEvent(type: string, handler: Handler): () => void {
@@ -145,8 +189,9 @@ class RtRuntime implements Runtime {
   stats(): RuntimeStats {
     return {
       detachedInFlight: this.#admission.inFlight,
+      detachedHighWater: this.#admission.highWater,
       perTenantInFlight: this.#admission.perTenant(),
-      syncInFlight: this.#syncInFlight,
+      syncInFlight: this.#runner.syncInFlight,
       parked: this.#strategy.parked,
       received: this.#received,
       accepted: this.#accepted,
@@ -156,218 +201,37 @@ class RtRuntime implements Runtime {
     };
   }
 
-  async dispatch(event: RtEvent, options: DispatchOptions = {}): Promise<DispatchResult> {
-    validateEvent(event);
-    const adapter = this.#adapters.get(event.adapter);
-    if (!adapter) throw new InvalidEventError(`no adapter named "${event.adapter}" is registered`);
-    this.#received += 1;
-    const mode = this.#modeFor(event, adapter);
-    if (this.#closed) this.#reject(event, mode, 'shutdown');
-    const handlers = this.#router.match(event);
-    if (handlers.length === 0) {
-      this.#record(event, mode, { outcome: 'unrouted' }, event.receivedAt, false);
-      return { status: 'unrouted' };
-    }
-    // Computed before anything is reserved or marked: a failing scope function refuses the event.
-    const scopeKey = this.#scopeKeyOf(event, adapter, mode);
-    let slot: Delivery['slot'];
-    if (mode === 'deferred') {
-      const admitted = this.#admission.tryAcquire(event.adapter, event.tenant);
-      if (typeof admitted === 'string') this.#reject(event, mode, admitted);
-      slot = admitted;
-    }
-    this.#ledger.open();
-    let marked: boolean;
-    try {
-      marked = await this.options.state.markEvent(dedupeKeyOf(event), this.options.dedupeTtlMs);
-    } catch (error) {
-      slot?.release();
-      this.#emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });
-      this.#record(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, true);
-      throw new PreludeError(`could not mark event ${event.id}: the State failed`, {
-        cause: error,
-      });
-    }
-    if (!marked) {
-      slot?.release();
-      this.#record(event, mode, { outcome: 'duplicate' }, event.receivedAt, true);
-      return { status: 'duplicate' };
-    }
-    this.#accepted += 1;
-    this.#emit({ type: 'dispatch_admitted', at: Date.now(), event: eventRef(event), mode });
-    const delivery: Delivery = {
-      event,
-      handlers,
-      adapter,
-      mode,
-      scopeKey,
-      controller: new AbortController(),
-      acceptedAt: Date.now(),
-      slot,
-    };
-    if (mode === 'deferred') return { status: 'accepted', settled: this.#runDeferred(delivery) };
-    const result = await this.#runSync(delivery, options.signal);
-    return { status: 'completed', ...result };
+  dispatch(event: RtEvent, options: DispatchOptions = {}): Promise<DispatchResult> {
+    return runPrelude(this.#prelude, event, options);
   }
 
   shutdown(options: ShutdownOptions = {}): Promise<void> {
     if (this.#shutdown) return this.#shutdown;
     const graceMs = options.graceMs ?? this.options.shutdownGraceMs;
     const abandonMs = options.abandonAfterMs ?? this.options.shutdownAbandonMs;
-    for (const [name, value] of [
-      ['graceMs', graceMs],
-      ['abandonAfterMs', abandonMs],
-    ] as const) {
-      if (typeof value !== 'number' || !(value >= 0) || !Number.isFinite(value)) {
-        return Promise.reject(
-          new RangeError(`${name} must be a finite number >= 0, got ${String(value)}`),
-        );
-      }
+    try {
+      validateShutdownBudgets(graceMs, abandonMs);
+    } catch (error) {
+      return Promise.reject(error);
     }
     // (1) admission closes before anything else can run.
     this.#closed = true;
-    this.#shutdown = this.#runShutdown(graceMs, abandonMs);
-    return this.#shutdown;
-  }
-
-  async #runShutdown(graceMs: number, abandonMs: number): Promise<void> {
-    this.#emit({ type: 'shutdown_started', at: Date.now() });
-    // (3) parked waiters and open batches leave now with outcome `shutdown`.
-    this.#shutdownController.abort(new ShutdownError('runtime shutting down'));
-    // (4) running handlers get `graceMs`, then their signal aborts.
-    let abandonTimer: ReturnType<typeof setTimeout> | undefined;
-    const graceTimer = setTimeout(() => {
-      this.#graceOver = true;
-      for (const delivery of this.#live) delivery.controller.abort(new ShutdownError());
-      abandonTimer = setTimeout(() => this.#abandonLive(), abandonMs);
-    }, graceMs);
-    try {
-      // (2) inbound connections stop after admission closed; late arrivals were rejected.
-      const emit = (o: Observation) => this.#emit(o);
-      await settleAdapters(this.#adapters.values(), 'stop', graceMs + abandonMs, emit);
-      // (5) every admitted delivery reaches its terminal outcome; then adapters finish follow-ups.
-      await this.#ledger.drained();
-      await settleAdapters(this.#adapters.values(), 'drain', graceMs + abandonMs, emit);
-    } finally {
-      clearTimeout(graceTimer);
-      clearTimeout(abandonTimer);
-    }
-    this.#emit({ type: 'shutdown_finished', at: Date.now() });
-  }
-
-  /**
-   * Records `shutdown` for every handler that outlived grace and abandon time. Their slots stay
-   * held until their promises settle (SPEC 4, invariant 1): `stats()` keeps showing them.
-   */
-  #abandonLive(): void {
-    for (const delivery of [...this.#live]) {
-      this.#live.delete(delivery);
-      this.#abandoned.add(delivery);
-      const error = new ShutdownError('handler ignored its abort signal and was abandoned');
-      this.#record(
-        delivery.event,
-        delivery.mode,
-        { outcome: 'shutdown', error },
-        delivery.acceptedAt,
-        true,
-      );
-    }
-  }
-
-  async #runDeferred(delivery: Delivery): Promise<FinishedDelivery> {
-    const timeoutMs = this.options.detachTimeoutMs;
-    const timer = setTimeout(
-      () => delivery.controller.abort(new DetachTimeoutError(timeoutMs)),
-      timeoutMs,
+    this.#shutdown = runShutdown(
+      {
+        adapters: [...this.#adapters.values()],
+        runner: this.#runner,
+        ledger: this.#ledger,
+        locks: this.#locks,
+        controller: this.#shutdownController,
+        emit: (observation) => this.#emit(observation),
+        finished: () => {
+          this.#finished = true;
+        },
+      },
+      graceMs,
+      abandonMs,
     );
-    timer.unref?.();
-    const result = await this.#runStrategy(delivery);
-    clearTimeout(timer);
-    delivery.slot?.release();
-    if (this.#abandoned.has(delivery)) {
-      return { ...result, outcome: 'shutdown', event: eventRef(delivery.event), durationMs: 0 };
-    }
-    return this.#record(delivery.event, delivery.mode, result, delivery.acceptedAt, true);
-  }
-
-  async #runSync(delivery: Delivery, signal: AbortSignal | undefined): Promise<HandledResult> {
-    this.#syncInFlight += 1;
-    const detach = signal ? forwardAbort(delivery.controller, [signal]) : () => {};
-    try {
-      const result = await this.#runStrategy(delivery);
-      if (this.#abandoned.has(delivery)) return { ...result, outcome: 'shutdown' };
-      this.#record(delivery.event, delivery.mode, result, delivery.acceptedAt, true);
-      return result;
-    } finally {
-      detach();
-      this.#syncInFlight -= 1;
-    }
-  }
-
-  /** Runs the strategy with the delivery registered for the grace deadline. Never rejects. */
-  async #runStrategy(delivery: Delivery): Promise<HandledResult> {
-    this.#live.add(delivery);
-    if (this.#graceOver) delivery.controller.abort(new ShutdownError());
-    try {
-      return await this.#strategy.run(delivery);
-    } catch (error) {
-      return { outcome: 'failed', error };
-    } finally {
-      this.#live.delete(delivery);
-    }
-  }
-
-  #reject(event: RtEvent, mode: DispatchMode, reason: AdmissionRejectionReason): never {
-    this.#emit({
-      type: 'admission_rejected',
-      at: Date.now(),
-      event: eventRef(event),
-      adapter: event.adapter,
-      tenant: event.tenant,
-      reason,
-      mode,
-    });
-    this.#record(event, mode, { outcome: 'admission-rejected' }, event.receivedAt, false);
-    throw new AdmissionRejectedError(reason, event.adapter, event.tenant);
-  }
-
-  #record(
-    event: RtEvent,
-    mode: DispatchMode,
-    result: HandledResult,
-    since: number,
-    wasOpen: boolean,
-  ): FinishedDelivery {
-    const finished: FinishedDelivery = {
-      ...result,
-      event: eventRef(event),
-      durationMs: Math.max(0, Date.now() - since),
-    };
-    this.#emit({
-      type: 'dispatch_finished',
-      at: Date.now(),
-      event: finished.event,
-      mode,
-      outcome: result.outcome satisfies Outcome,
-      durationMs: finished.durationMs,
-      ...(result.error === undefined ? {} : { error: result.error }),
-    });
-    this.#ledger.record(result.outcome, wasOpen);
-    return finished;
-  }
-
-  /** The delivery's scope key; a failing scope function is a `prelude-error`, nothing marked. */
-  #scopeKeyOf(event: RtEvent, adapter: Adapter, mode: DispatchMode): string {
-    try {
-      return scopeKeyOf(event, this.options.lockScope ?? adapter.defaultLockScope ?? 'thread');
-    } catch (cause) {
-      const error = new InvalidEventError(`lock scope of event ${event.id} failed: ${cause}`, {
-        cause,
-      });
-      this.#emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });
-      this.#record(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, false);
-      throw error;
-    }
+    return this.#shutdown;
   }
 
   #modeFor(event: RtEvent, adapter: Adapter): DispatchMode {

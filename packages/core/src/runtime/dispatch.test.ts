@@ -47,16 +47,16 @@ describe('dispatch', () => {
     });
     runtime.onMessage(() => {});
     await expect(adapter.send({ user: 'bad' })).rejects.toMatchObject({
-      code: 'RT_INVALID_EVENT',
+      code: 'RT_PRELUDE',
       cause: expect.any(TypeError),
     });
     expect(state.calls).toEqual([]);
     expect(runtime.stats()).toMatchObject({ received: 1, accepted: 0, detachedInFlight: 0 });
     expect(runtime.stats().outcomes['prelude-error']).toBe(1);
     expect(runtime.stats().outcomes.failed).toBe(0);
-    expect(ofType('prelude_error')).toMatchObject([{ error: { code: 'RT_INVALID_EVENT' } }]);
+    expect(ofType('prelude_error')).toMatchObject([{ error: { code: 'RT_PRELUDE' } }]);
     expect(ofType('dispatch_finished')).toMatchObject([
-      { outcome: 'prelude-error', error: { code: 'RT_INVALID_EVENT' } },
+      { outcome: 'prelude-error', error: { code: 'RT_PRELUDE' } },
     ]);
     await expect(adapter.send({ user: 'good' })).resolves.toMatchObject({ status: 'accepted' });
   });
@@ -139,8 +139,21 @@ describe('dispatch', () => {
       mode: 'deferred',
       batch: 1,
       skipped: 0,
-      lock: { key: 'test:T1:T-9', fence: 1 },
+      lock: { key: 'test:T1:C1:T-9', fence: 1 },
     });
+  });
+
+  it('passes the handler signal to ctx.reply unless the handler gives its own', async () => {
+    const { runtime, adapter } = setup();
+    const own = new AbortController();
+    const handlerSignal = deferred<AbortSignal>();
+    runtime.onMention(async (ctx) => {
+      handlerSignal.resolve(ctx.signal);
+      await ctx.reply('default');
+      await ctx.reply('own', { signal: own.signal });
+    });
+    await settledOf(await adapter.send({ kind: 'mention' }));
+    expect(adapter.replies.map((r) => r.signal)).toEqual([await handlerSignal.promise, own.signal]);
   });
 
   it('aborts a sync handler with the adapter deadline signal and reports timed-out', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestState } from '../test-support/test-state.js';
 import { createRuntime } from './create-runtime.js';
-import { DEFAULT_RUNTIME_OPTIONS } from './options.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_RUNTIME_OPTIONS } from './options.js';
 
 const state = new TestState();
 
@@ -12,7 +12,9 @@ describe('runtime options', () => {
     expect(DEFAULT_RUNTIME_OPTIONS.maxDetachedPerTenant).toBe(0);
     expect(DEFAULT_RUNTIME_OPTIONS.dispatchMode).toBe('deferred');
     const runtime = createRuntime({ state });
-    expect(runtime.options.concurrency.strategy).toBe('drop');
+    expect(runtime.options.concurrency.strategy).toBe('queue');
+    expect(DEFAULT_RUNTIME_OPTIONS.concurrency).toBe('queue');
+    expect(DEFAULT_CONCURRENCY.strategy).toBe('queue');
     expect(runtime.options.dedupeTtlMs).toBe(3_600_000);
   });
 

@@ -8,7 +8,10 @@ export type StrategyName = 'drop' | 'queue' | 'debounce' | 'concurrent' | 'burst
 
 /** A strategy with its tuning. Fields that do not apply to the chosen strategy are ignored. */
 export interface ConcurrencyOptions {
-  /** Which strategy every locking decision uses (SPEC 5). Default `drop`. */
+  /**
+   * Which strategy every locking decision uses (SPEC 5). Default `queue`: no acknowledged message
+   * is discarded unseen. `drop` is a deliberate choice to lose messages in a busy conversation.
+   */
   readonly strategy: StrategyName;
   /** debounce: quiet period after the latest delivery before the survivor runs. Default 1000. */
   readonly debounceMs?: number;
@@ -64,7 +67,11 @@ export interface RuntimeOptions {
   readonly lockTtlMs: number;
   /** Lock scope for every adapter; unset uses each adapter's default, else `thread`. */
   readonly lockScope: LockScope | undefined;
-  /** Concurrency strategy. Default `drop`. */
+  /**
+   * Concurrency strategy. Default `queue`: a delivery for a busy conversation waits (the newest
+   * one per scope; those it supersedes reach its handler in `ctx.skipped`). Choose `drop` only if
+   * losing messages that arrive while the conversation's handler runs is what you want.
+   */
   readonly concurrency: StrategyName | ConcurrencyOptions;
   /** Default grace for running handlers at `shutdown()`. Default 10 s. */
   readonly shutdownGraceMs: number;
@@ -97,7 +104,7 @@ export const DEFAULT_RUNTIME_OPTIONS: Readonly<Omit<RuntimeOptions, 'state'>> = 
   dedupeTtlMs: 3_600_000,
   lockTtlMs: 30_000,
   lockScope: undefined,
-  concurrency: 'drop',
+  concurrency: 'queue',
   shutdownGraceMs: 10_000,
   shutdownAbandonMs: 5_000,
   observers: Object.freeze([]) as readonly Observer[],
@@ -107,7 +114,7 @@ export const DEFAULT_RUNTIME_OPTIONS: Readonly<Omit<RuntimeOptions, 'state'>> = 
 /** Concurrency defaults. */
 export const DEFAULT_CONCURRENCY: Readonly<Required<Omit<ConcurrencyOptions, 'maxConcurrent'>>> =
   Object.freeze({
-    strategy: 'drop',
+    strategy: 'queue',
     debounceMs: 1000,
     burstWindowMs: 1000,
     maxBatch: 50,

@@ -88,11 +88,14 @@ describe('stopping adapters at shutdown', () => {
     });
     const { runtime, adapter, ofType } = setup({ adapters: [draining] });
     const hold = deferred();
+    const started = deferred();
     runtime.onMessage(async () => {
+      started.resolve();
       await hold.promise;
       order.push('handler finished');
     });
     await adapter.send();
+    await started.promise;
     const stopping = runtime.shutdown({ graceMs: 1_000 });
     await vi.advanceTimersByTimeAsync(10);
     expect(order).toEqual([]);

@@ -10,6 +10,12 @@ import type { ResolvedRuntimeOptions } from './options.js';
 export interface RuntimeStats {
   /** Deferred deliveries holding an admission slot (running, parked, waiting, batched). */
   readonly detachedInFlight: number;
+  /**
+   * The most `detachedInFlight` has been since the runtime was created. Compare it with
+   * `maxDetached` under your peak traffic: a high-water mark at the bound means deliveries were
+   * refused (`admission_rejected`, reason `capacity`), one far below it leaves headroom.
+   */
+  readonly detachedHighWater: number;
   /** Slots held per installation, keyed `adapter:tenant`; tenants at zero are absent. */
   readonly perTenantInFlight: Readonly<Record<string, number>>;
   /** Sync deliveries currently inside dispatch. */
@@ -54,9 +60,22 @@ export interface Runtime {
   onCommand(name: string, handler: Handler): () => void;
   /** A button or other interactive component, by action id. */
   onAction(actionId: Pattern, handler: Handler): () => void;
-  /** A modal submission, by callback id. */
-  onViewSubmission(callbackId: Pattern, handler: Handler): () => void;
-  /** Any event whose platform type is `type` (e.g. `reaction_added`). */
+  /** A form (Slack modal view, Discord modal) was submitted, by form id. */
+  onFormSubmit(formId: Pattern, handler: Handler): () => void;
+  /** A form was closed without submitting (Slack `view_closed`), optionally only form `formId`. */
+  onFormClose(handler: Handler): () => void;
+  onFormClose(formId: Pattern, handler: Handler): () => void;
+  /** A shortcut (Slack global shortcut or message action, Discord context menu), by shortcut id. */
+  onShortcut(shortcutId: Pattern, handler: Handler): () => void;
+  /** An options request while a user types (Slack `block_suggestion`, Discord autocomplete). */
+  onSuggestion(actionId: Pattern, handler: Handler): () => void;
+  /**
+   * A reaction added or removed, optionally only `name`: the platform type (`reaction_added`) or
+   * the emoji name.
+   */
+  onReaction(handler: Handler): () => void;
+  onReaction(name: string, handler: Handler): () => void;
+  /** Any event whose platform type is `type` (kind `raw` or not, e.g. `team_join`). */
   onEvent(type: string, handler: Handler): () => void;
   /**
    * Runs the dispatch prelude (shutdown check, route, admission, dedupe mark) and then either

@@ -16,8 +16,13 @@ describe('shutdown', () => {
   it('lets running handlers finish within the grace period', async () => {
     const { runtime, adapter } = setup();
     const hold = deferred();
-    runtime.onMessage(() => hold.promise);
+    const started = deferred();
+    runtime.onMessage(() => {
+      started.resolve();
+      return hold.promise;
+    });
     const accepted = await adapter.send();
+    await started.promise;
     let done = false;
     const stopping = runtime.shutdown({ graceMs: 1000 }).then(() => {
       done = true;
@@ -33,7 +38,9 @@ describe('shutdown', () => {
     const { runtime, adapter } = setup();
     let reason: unknown;
     const cleanup = deferred();
+    const started = deferred();
     runtime.onMessage(async (ctx) => {
+      started.resolve();
       await new Promise<void>((resolve) =>
         ctx.signal.addEventListener('abort', () => {
           reason = ctx.signal.reason;
@@ -43,6 +50,7 @@ describe('shutdown', () => {
       await cleanup.promise; // cleanup after abort still holds the delivery
     });
     const accepted = await adapter.send();
+    await started.promise;
     let done = false;
     const stopping = runtime.shutdown({ graceMs: 1000 }).then(() => {
       done = true;
@@ -84,7 +92,7 @@ describe('shutdown', () => {
     expect(rejectedDuringStop).toMatchObject({ reason: 'shutdown' });
   });
 
-  it('waits for a delivery whose dedupe mark was in flight when shutdown started', async () => {
+  it('waits for a delivery whose dedupe mark was in flight when shutdown started, and never starts its handler', async () => {
     const { runtime, adapter, state } = setup();
     const markGate = deferred();
     const realMark = state.markEvent.bind(state);
@@ -107,16 +115,22 @@ describe('shutdown', () => {
     markGate.resolve();
     const result = await pending;
     expect(result.status).toBe('accepted');
+    expect((await settledOf(result)).outcome).toBe('shutdown');
     await stopping;
-    expect(handled).toBe(true);
-    expect(runtime.stats().outcomes.completed).toBe(1);
+    expect(handled).toBe(false);
+    expect(runtime.stats().outcomes).toMatchObject({ completed: 0, shutdown: 1 });
   });
 
   it('abandons a handler that ignores its signal after abandonAfterMs, recording shutdown once', async () => {
     const { runtime, adapter, ofType } = setup();
     const never = deferred();
-    runtime.onMessage(() => never.promise);
+    const started = deferred();
+    runtime.onMessage(() => {
+      started.resolve();
+      return never.promise;
+    });
     const accepted = await adapter.send();
+    await started.promise;
     let done = false;
     const stopping = runtime.shutdown({ graceMs: 100, abandonAfterMs: 200 }).then(() => {
       done = true;

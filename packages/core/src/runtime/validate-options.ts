@@ -43,7 +43,10 @@ function mode(name: string, value: unknown): void {
 }
 
 function resolveConcurrency(input: CreateRuntimeOptions['concurrency']): ResolvedConcurrency {
-  const raw = typeof input === 'string' ? { strategy: input } : (input ?? { strategy: 'drop' });
+  const raw =
+    typeof input === 'string'
+      ? { strategy: input }
+      : (input ?? { strategy: DEFAULT_CONCURRENCY.strategy });
   if (typeof raw !== 'object' || !STRATEGIES.includes(raw.strategy)) {
     throw new TypeError(
       `concurrency.strategy must be one of ${STRATEGIES.join(', ')}, got ${String((raw as { strategy?: unknown })?.strategy ?? raw)}`,

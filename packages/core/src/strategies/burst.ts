@@ -1,8 +1,8 @@
+import { forwardAbort } from '../adapter-kit/signals.js';
 import type { Delivery } from '../dispatch/delivery.js';
 import { outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import { acquireWhenFree } from '../locks/acquire-when-free.js';
 import type { HandledResult } from '../outcomes/outcome.js';
-import { forwardAbort } from '../util/abort.js';
 import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
 
 /** One member of a batch: its delivery, how to settle it, and how to stop watching its signal. */
@@ -156,6 +156,7 @@ export class BurstStrategy implements ConcurrencyStrategy {
         lock,
         batch: members.map((member) => member.delivery.event),
         signals: rest.map((member) => member.delivery.controller.signal),
+        members: members.map((member) => member.delivery),
       });
     } finally {
       await lock.release();

@@ -1,10 +1,10 @@
+import { anySignal, delay } from '../adapter-kit/signals.js';
 import type { Delivery } from '../dispatch/delivery.js';
 import { outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import { eventRef, type RtEvent } from '../event/event.js';
 import { acquireWhenFree } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
-import { delay } from '../util/abort.js';
 import type { StrategyHost } from './strategy.js';
 
 /** The delivery currently parked for a scope, with what it superseded. */
@@ -79,28 +79,30 @@ export class CoalescingEngine {
     settle: (result: HandledResult) => void,
   ): boolean {
     entry.quietUntil = this.#quietMs > 0 ? Date.now() + this.#quietMs : 0;
-    const signals = [delivery.controller.signal, this.#host.shutdownSignal];
-    const aborted = signals.find((signal) => signal.aborted);
-    if (aborted) {
-      settle({ outcome: outcomeForAbort(aborted.reason), error: aborted.reason });
+    const life = anySignal([delivery.controller.signal, this.#host.shutdownSignal]);
+    if (life.signal.aborted) {
+      const reason: unknown = life.signal.reason;
+      life.dispose();
+      settle({ outcome: outcomeForAbort(reason), error: reason });
       this.#empty(key, entry);
       return false;
     }
-    const onAbort = (event: Event) => {
-      const reason: unknown = (event.target as AbortSignal).reason;
+    const onAbort = () => {
+      const reason: unknown = life.signal.reason;
       if (entry.survivor?.delivery !== delivery) return;
       entry.survivor.detach();
       entry.survivor = undefined;
       settle({ outcome: outcomeForAbort(reason), error: reason });
       this.#empty(key, entry);
     };
-    for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
+    life.signal.addEventListener('abort', onAbort, { once: true });
     entry.survivor = {
       delivery,
       skipped,
       settle,
       detach: () => {
-        for (const signal of signals) signal.removeEventListener('abort', onAbort);
+        life.signal.removeEventListener('abort', onAbort);
+        life.dispose();
       },
     };
     return true;

@@ -1,3 +1,4 @@
+import { anySignal } from '../adapter-kit/signals.js';
 import type { Delivery } from '../dispatch/delivery.js';
 import { outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import type { HandledResult } from '../outcomes/outcome.js';
@@ -59,25 +60,24 @@ export class ConcurrentStrategy implements ConcurrencyStrategy {
   /** Waits for a running spot (resolves `undefined`) or leaves on abort (resolves the outcome). */
   #wait(scope: Scope, delivery: Delivery): Promise<HandledResult | undefined> {
     this.#parked += 1;
-    const signals = [delivery.controller.signal, this.#host.shutdownSignal];
+    const life = anySignal([delivery.controller.signal, this.#host.shutdownSignal]);
     return new Promise<HandledResult | undefined>((resolve) => {
       const finish = (result: HandledResult | undefined) => {
-        for (const signal of signals) signal.removeEventListener('abort', onAbort);
+        life.signal.removeEventListener('abort', onAbort);
+        life.dispose();
         scope.line.delete(delivery);
         this.#parked -= 1;
         resolve(result);
       };
-      const onAbort = (event: Event) => {
-        const reason: unknown = (event.target as AbortSignal).reason;
+      const onAbort = () => {
+        const reason: unknown = life.signal.reason;
         finish({ outcome: outcomeForAbort(reason), error: reason });
       };
-      const aborted = signals.find((signal) => signal.aborted);
-      if (aborted) {
-        this.#parked -= 1;
-        resolve({ outcome: outcomeForAbort(aborted.reason), error: aborted.reason });
+      if (life.signal.aborted) {
+        onAbort();
         return;
       }
-      for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
+      life.signal.addEventListener('abort', onAbort, { once: true });
       scope.line.set(delivery, () => finish(undefined));
     });
   }

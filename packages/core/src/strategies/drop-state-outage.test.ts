@@ -7,7 +7,10 @@ describe('drop strategy during a State outage', () => {
   afterEach(() => vi.useRealTimers());
 
   it('retries a failing lock acquisition and runs the accepted delivery once the State answers', async () => {
-    const { runtime, adapter, state, ofType } = setup({ detachTimeoutMs: 60_000 });
+    const { runtime, adapter, state, ofType } = setup({
+      concurrency: 'drop',
+      detachTimeoutMs: 60_000,
+    });
     let calls = 0;
     runtime.onMessage(() => {
       calls += 1;
@@ -25,7 +28,7 @@ describe('drop strategy during a State outage', () => {
   });
 
   it('ends timed-out at the detach timeout when the State never answers, and frees the slot', async () => {
-    const { runtime, adapter, state } = setup({ detachTimeoutMs: 5_000 });
+    const { runtime, adapter, state } = setup({ concurrency: 'drop', detachTimeoutMs: 5_000 });
     let calls = 0;
     runtime.onMessage(() => {
       calls += 1;
@@ -56,7 +59,7 @@ describe('drop strategy during a State outage', () => {
   });
 
   it('still drops at once when the lock is held, without retrying', async () => {
-    const { runtime, adapter, state } = setup();
+    const { runtime, adapter, state } = setup({ concurrency: 'drop' });
     let release!: () => void;
     runtime.onMessage(() => new Promise<void>((resolve) => (release = resolve)));
     const first = settledOf(await adapter.send({ thread: 'th' }));

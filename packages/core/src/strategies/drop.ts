@@ -1,3 +1,4 @@
+import { anySignal } from '../adapter-kit/signals.js';
 import type { Delivery } from '../dispatch/delivery.js';
 import { type InvokeExtras, outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import { eventRef } from '../event/event.js';
@@ -35,9 +36,10 @@ export class DropStrategy implements ConcurrencyStrategy {
 /**
  * Takes the lock on the delivery's scope once, runs its handlers under it (with `extras`) and
  * releases it afterwards. `onConflict` decides the result when the lock is held elsewhere. A State
- * failure while acquiring is retried with the configured back-off until the State answers or the
- * delivery's signal aborts (detach timeout: `timed-out`; shutdown deadline: `shutdown`): an
- * accepted delivery never ends `failed` without its handler having run.
+ * failure while acquiring is retried with the configured back-off until the State answers, the
+ * delivery's signal aborts (detach timeout: `timed-out`) or shutdown starts (`shutdown`, at once,
+ * even with a State call in flight): an accepted delivery never ends `failed` without its handler
+ * having run.
  */
 export async function runLocked(
   host: StrategyHost,
@@ -45,16 +47,20 @@ export async function runLocked(
   onConflict: () => HandledResult | Promise<HandledResult>,
   extras: Omit<InvokeExtras, 'lock'> = {},
 ): Promise<HandledResult> {
+  // Until the handler starts, shutdown ends the delivery at once (SPEC 7, step 3).
+  const acquiring = anySignal([delivery.controller.signal, host.shutdownSignal]);
   let lock: HeldLock | null;
   try {
     lock = await tryAcquireThroughOutage(host.locks, delivery.scopeKey, {
       initialMs: host.config.lockPollInitialMs,
       maxMs: host.config.lockPollMaxMs,
-      signal: delivery.controller.signal,
+      signal: acquiring.signal,
       observe: host.observe,
     });
   } catch (reason) {
     return { outcome: outcomeForAbort(reason), error: reason };
+  } finally {
+    acquiring.dispose();
   }
   if (lock === null) return onConflict();
   try {

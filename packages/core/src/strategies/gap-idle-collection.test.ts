@@ -4,9 +4,10 @@
  * (`AdmissionController.tenantCount`). The runtime keeps these objects private, so the tests
  * drive them directly with a hand-built strategy host.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AdmissionController } from '../admission/admission-controller.js';
-import type { Delivery } from '../dispatch/delivery.js';
+import { type Delivery, newDelivery } from '../dispatch/delivery.js';
 import { invokeHandlers } from '../dispatch/invoke-handlers.js';
 import { LockManager } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
@@ -38,16 +39,14 @@ function makeHost(config: Partial<ResolvedConcurrency>) {
 const adapter = new TestAdapter();
 
 function delivery(scope: string, handler: Handler): Delivery {
-  return {
+  return newDelivery({
     event: makeEvent({ thread: scope }),
     handlers: [handler],
     adapter,
     mode: 'deferred',
     scopeKey: `test:T1:${scope}`,
-    controller: new AbortController(),
-    acceptedAt: Date.now(),
     slot: undefined,
-  };
+  });
 }
 
 describe('idle per-key records are collected', () => {
@@ -198,5 +197,30 @@ describe('idle per-key records are collected', () => {
     expect(admission.tenantCount).toBe(0);
     expect(admission.perTenant()).toEqual({});
     expect(admission.inFlight).toBe(0);
+  });
+
+  it('leaves no listener on the long-lived shutdown signal once waiters ran or left', async () => {
+    for (const config of [
+      { strategy: 'concurrent', maxConcurrent: 1 },
+      { strategy: 'queue' },
+    ] as const) {
+      const { host, shutdown } = makeHost(config);
+      const strategy =
+        config.strategy === 'queue' ? new QueueStrategy(host) : new ConcurrentStrategy(host);
+      const hold = deferred();
+      const handler = () => hold.promise;
+      const leaving = delivery('s', handler);
+      const runs = [
+        strategy.run(delivery('s', handler)),
+        strategy.run(leaving),
+        strategy.run(delivery('s', handler)),
+      ];
+      await flush();
+      leaving.controller.abort(new Error('left'));
+      hold.resolve();
+      await vi.advanceTimersByTimeAsync(5_000);
+      await Promise.all(runs);
+      expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+    }
   });
 });

@@ -20,7 +20,7 @@ runtime.onMessage(() => {
 });
 if (strategy === 'queue') {
   // Another instance holds the thread's lock for 200 ms.
-  state.locks.set('test:T1:t', { token: 'elsewhere', fence: 1, expiresAt: Date.now() + 200 });
+  state.locks.set('test:T1:C1:t', { token: 'elsewhere', fence: 1, expiresAt: Date.now() + 200 });
 }
 const results = [await adapter.send({ thread: 't' }), await adapter.send({ thread: 't' })];
 const outcomes = await Promise.all(

@@ -1,3 +1,9 @@
+/*
+ * Core's own tests keep this private adapter (and `deferred` below) instead of @rt/testing's
+ * `createTestAdapter` and `deferred`: @rt/testing depends on @rt/core, and a devDependency back
+ * from core makes turbo refuse the graph ("Cyclic dependency detected: @rt/core#build,
+ * @rt/testing#build"). Everything outside core uses @rt/testing's. Keep this one minimal.
+ */
 import type { Adapter, OutboundMessage, PostedMessage, RuntimeHandle } from '../adapter/adapter.js';
 import type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
 import type { RtEvent } from '../event/event.js';
@@ -27,7 +33,7 @@ export function makeEvent(overrides: Partial<RtEvent> = {}): RtEvent {
 /** The smallest real adapter: dispatches what a test sends and records replies. */
 export class TestAdapter implements Adapter {
   readonly name: string;
-  readonly replies: { event: RtEvent; message: OutboundMessage }[] = [];
+  readonly replies: { event: RtEvent; message: OutboundMessage; signal?: AbortSignal }[] = [];
   readonly shapeModes = new Map<string, DispatchMode>();
   stopped = 0;
   started = 0;
@@ -53,8 +59,13 @@ export class TestAdapter implements Adapter {
     this.stopped += 1;
   }
 
-  async reply(event: RtEvent, message: OutboundMessage): Promise<PostedMessage> {
-    this.replies.push({ event, message });
+  async reply(
+    event: RtEvent,
+    message: OutboundMessage,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<PostedMessage> {
+    options.signal?.throwIfAborted();
+    this.replies.push({ event, message, ...(options.signal ? { signal: options.signal } : {}) });
     return { channel: event.channel ?? 'C1', id: `m-${this.replies.length}`, thread: event.thread };
   }
 

@@ -1,27 +1,7 @@
-import { createRuntime, isHistoryReader, type State } from '@rt/core';
+import { createRuntime, isHistoryReader } from '@rt/core';
 import { describe, expect, it } from 'vitest';
+import { markOnlyState } from '../test-support/mark-only-state.js';
 import { createTestAdapter } from './test-adapter.js';
-
-/**
- * Dedupe marks only, no expiry: enough for these tests. (@rt/state-memory is not used here
- * because it depends on this package for its conformance suite.)
- */
-function markOnlyState(): State {
-  const marks = new Set<string>();
-  let fence = 0;
-  return {
-    markEvent: async (key) => !marks.has(key) && Boolean(marks.add(key)),
-    acquireLock: async (key, ttlMs) => ({
-      key,
-      token: String(++fence),
-      fence,
-      expiresAt: Date.now() + ttlMs,
-    }),
-    renewLock: async () => true,
-    releaseLock: async () => true,
-    close: async () => {},
-  };
-}
 
 describe('test adapter', () => {
   const bot = () => {

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, expect } from 'vitest';
 
 /**
- * Registers hooks that fail each test of the enclosing `describe` when a promise rejection went
- * unhandled during it. The check runs one macrotask after the test, so background work started by
- * the test's last step (a discard, a follow-up) has had its turn.
+ * Registers vitest hooks that fail each test of the enclosing `describe` (or file, at top level)
+ * when a promise rejection went unhandled during it. The check runs one macrotask after the test,
+ * so background work started by the test's last step (a discarded body, a follow-up) has had its
+ * turn. The listener is removed after every test.
  */
 export function failOnUnhandledRejections(): void {
   let unhandled: unknown[] = [];

@@ -1,0 +1,78 @@
+/**
+ * Entry point: serves the bot over node:http and shuts down gracefully on SIGINT/SIGTERM (runtime
+ * first, so admission closes and running handlers drain while the server still answers late
+ * interactions with the unavailable text; then the server; then the State).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Observation, toNodeListener } from '@rt/core';
+import { createBot } from './bot.js';
+import { type BotEnv, loadDotEnv, readEnv } from './env.js';
+
+function log(observation: Observation): void {
+  switch (observation.type) {
+    case 'dispatch_finished':
+      console.log(
+        `${observation.event.shape} ${observation.event.id}: ${observation.outcome} in ${observation.durationMs} ms`,
+        ...(observation.error !== undefined ? [observation.error] : []),
+      );
+      break;
+    case 'admission_rejected':
+      console.warn(`rejected ${observation.event.id} (${observation.reason})`);
+      break;
+    case 'prelude_error':
+    case 'state_error':
+    case 'lease_lost':
+      console.error(observation.type, observation.error);
+      break;
+    case 'adapter_notice':
+      console.warn(`${observation.adapter}: ${observation.name}`, observation.error ?? '');
+      break;
+    default:
+      break;
+  }
+}
+
+let env: BotEnv;
+try {
+  loadDotEnv();
+  env = readEnv();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+const bot = createBot({
+  publicKey: env.publicKey,
+  applicationId: env.applicationId,
+  token: env.token,
+  ...(env.apiUrl !== undefined ? { apiUrl: env.apiUrl } : {}),
+  observers: [log],
+});
+const server = createServer(
+  toNodeListener(bot.handler, { onError: (error) => console.error('request failed', error) }),
+);
+server.listen(env.port, env.host, () => {
+  const { port } = server.address() as AddressInfo;
+  console.log(`rt Discord bot listening on http://${env.host ?? 'localhost'}:${port}/interactions`);
+});
+
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: shutting down`);
+  try {
+    await bot.runtime.shutdown({ graceMs: 10_000 });
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await bot.close();
+    console.log('stopped', bot.runtime.stats().outcomes);
+  } catch (error) {
+    console.error('shutdown failed', error);
+    process.exitCode = 1;
+  }
+}
+process.once('SIGINT', () => void stop('SIGINT'));
+process.once('SIGTERM', () => void stop('SIGTERM'));

@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MODEL_LIMITS, replayScenario } from './admission-replay.js';
+import {
+  generateAdmissionScenario,
+  type ModelStrategy,
+  type ScenarioStep,
+} from './admission-scenario.js';
+import { parseJsonLines } from './lease-trace.js';
+import { MODELS_DIR } from './spin.js';
+
+const STRATEGIES: readonly ModelStrategy[] = ['queue', 'drop', 'burst'];
+
+const committed = readdirSync(join(MODELS_DIR, 'traces'))
+  .filter((file) => file.startsWith('admission-'))
+  .sort()
+  .map((file) => ({
+    name: file,
+    strategy: file.split('-')[1] as ModelStrategy,
+    steps: parseJsonLines<ScenarioStep>(readFileSync(join(MODELS_DIR, 'traces', file), 'utf8')),
+  }));
+
+const freshSeed = 1000 + Math.floor(Math.random() * 1_000_000);
+const fresh = STRATEGIES.flatMap((strategy) =>
+  [0, 1, 2, 3, 4, 5].map((offset) => ({
+    name: `fresh ${strategy} seed ${freshSeed + offset}`,
+    strategy,
+    steps: generateAdmissionScenario(strategy, freshSeed + offset),
+  })),
+);
+
+describe('model 2 scenarios replayed through createRuntime', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('commits scenarios for every strategy the model covers', () => {
+    for (const strategy of STRATEGIES) {
+      expect(committed.filter((trace) => trace.strategy === strategy).length).toBeGreaterThan(0);
+    }
+  });
+
+  it.each([...committed, ...fresh])(
+    'keeps the bound, rejects honestly and loses nothing in $name',
+    async ({ strategy, steps }) => {
+      const report = await replayScenario(strategy, steps);
+      // SPEC 4 invariant 1: the bound and the tenant ceiling are never exceeded.
+      expect(report.maxInFlight).toBeLessThanOrEqual(MODEL_LIMITS.maxDetached);
+      expect(report.maxPerTenant).toBeLessThanOrEqual(MODEL_LIMITS.maxDetachedPerTenant);
+      // ... and a handler that never returns keeps its slot after shutdown.
+      expect(report.slotsAfterShutdown).toBe(report.handlersStillRunning);
+      // SPEC 4 invariant 2: a rejected delivery is never marked.
+      expect(report.marksDuringRejections).toBe(0);
+      // SPEC 4 invariant 3: admitted = sum of terminal outcomes, one per accepted delivery.
+      expect(report.acceptedOutcomes).toBe(report.accepted);
+      expect(report.finishedPerAccepted.every((count) => count === 1)).toBe(true);
+      expect(report.finishedPerAccepted.length).toBe(report.accepted);
+      expect(report.decisions.filter((decision) => decision === 'accepted').length).toBe(
+        report.accepted,
+      );
+    },
+  );
+});

@@ -1,0 +1,243 @@
+import { REST } from '@discordjs/rest';
+import type {
+  Adapter,
+  DispatchMode,
+  HistoryMessage,
+  HistoryReader,
+  LockScope,
+  OutboundMessage,
+  PostedMessage,
+  RtEvent,
+  RuntimeHandle,
+} from '@rt/core';
+import { adapterNotice, FollowUpRunner, PendingSet } from '@rt/core/adapter';
+import type { APIMessage } from 'discord-api-types/v10';
+import { createRequestHandler } from './http/handle-request.js';
+import type { InboundDeps } from './inbound/inbound-deps.js';
+import type { DiscordNoticeName } from './notices.js';
+import {
+  type DiscordAdapterOptions,
+  type ResolvedDiscordOptions,
+  resolveDiscordOptions,
+} from './options.js';
+import {
+  type CallOptions,
+  DiscordOutbound,
+  type FollowUpOptions,
+  type ThreadOptions,
+} from './outbound/discord-outbound.js';
+import type { DiscordMessage } from './outbound/message-body.js';
+import { ReplyStates } from './outbound/reply-state.js';
+import type { LateBusySignal } from './respond/late-refusal.js';
+import type { DiscordShape } from './shapes.js';
+
+/**
+ * Discord over HTTP interactions: Ed25519 verification, the shape-aware answer table of SPEC 9.2
+ * within Discord's 3 s, outbound calls through `@discordjs/rest` and a History Reader. Create it
+ * with `createDiscordAdapter`.
+ */
+export class DiscordAdapter implements Adapter, HistoryReader {
+  readonly name: string;
+  /**
+   * Thread scope: an interaction in a thread serialises with its thread; elsewhere each
+   * interaction is its own conversation (set the runtime's `lockScope: 'channel'` to serialise a
+   * whole channel, a thread's parent included).
+   */
+  readonly defaultLockScope: LockScope = 'thread';
+  /**
+   * The web-standard interactions handler: mount it at the Interactions Endpoint URL. Node:
+   * `toNodeListener(adapter.handler)`. Answers 503 until the adapter is attached to a runtime
+   * (PING excepted). Never rejects.
+   */
+  readonly handler: (request: Request) => Promise<Response>;
+  readonly #options: ResolvedDiscordOptions;
+  readonly #rest: REST;
+  readonly #outbound: DiscordOutbound;
+  readonly #followUps: FollowUpRunner<LateBusySignal>;
+  readonly #answering = new PendingSet();
+  #runtime: RuntimeHandle | undefined;
+
+  constructor(options: DiscordAdapterOptions) {
+    this.#options = resolveDiscordOptions(options);
+    this.name = this.#options.name;
+    this.#rest = new REST({
+      ...this.#options.restOptions,
+      api: this.#options.apiUrl,
+      version: '10',
+    });
+    this.#rest.setToken(this.#options.token);
+    const replies = new ReplyStates();
+    this.#outbound = new DiscordOutbound(this.#rest, replies, this.#options.historyLimit);
+    this.#followUps = new FollowUpRunner<LateBusySignal>({
+      budgetMs: this.#options.busySignalTimeoutMs,
+      budgetMessage: `busy signal ran past busySignalTimeoutMs (${this.#options.busySignalTimeoutMs} ms)`,
+      send: async (signal, budget) => {
+        if (signal.via === 'edit_original') {
+          await this.#outbound.editOriginal(signal.event, signal.body, { signal: budget });
+        } else {
+          await this.#outbound.followUp(signal.event, signal.body, {
+            signal: budget,
+            ephemeral: true,
+          });
+        }
+      },
+      onFailure: (signal, error) =>
+        this.#notice(
+          'busy_signal_failed',
+          { shape: signal.event.shape, eventId: signal.event.id, via: signal.via },
+          error,
+        ),
+    });
+    const deps: InboundDeps = {
+      options: this.#options,
+      runtime: () => this.#runtime,
+      followUps: this.#followUps,
+      answering: this.#answering,
+      replies,
+      notice: (name, detail, error) => this.#notice(name, detail, error),
+    };
+    this.handler = createRequestHandler(deps);
+  }
+
+  #notice(
+    name: DiscordNoticeName,
+    detail?: Readonly<Record<string, unknown>>,
+    error?: unknown,
+  ): void {
+    try {
+      this.#runtime?.observe(adapterNotice(this.name, name, detail, error));
+    } catch {
+      // Observation must never break a request.
+    }
+  }
+
+  /** Registers the runtime. A second call with another runtime throws (one runtime per adapter). */
+  attach(runtime: RuntimeHandle): void {
+    if (this.#runtime !== undefined && this.#runtime !== runtime) {
+      throw new TypeError(`discord adapter "${this.name}" is already attached to a runtime`);
+    }
+    this.#runtime = runtime;
+  }
+
+  /**
+   * `autocomplete` is sync by default (its choices are the answer), and so is every command named in
+   * `syncCommands`; the rest follows `dispatchModes`.
+   */
+  dispatchModeFor(event: RtEvent): DispatchMode | undefined {
+    const { command } = event;
+    if (
+      event.shape === 'application_command' &&
+      command !== undefined &&
+      this.#options.syncCommands.has(command)
+    ) {
+      return 'sync';
+    }
+    return this.#options.dispatchModes[event.shape as DiscordShape];
+  }
+
+  /**
+   * Called by `runtime.shutdown()` once admission has closed (the HTTP server itself is the
+   * caller's to close). Resolves when the answers being built when it was called (each bounded by
+   * `ackDeadlineMs`) and the late busy signals in flight then (each bounded by
+   * `busySignalTimeoutMs`) have settled; what arrives meanwhile is not waited for, so it converges.
+   * Rejects with `signal.reason` when `signal` aborts first. Idempotent.
+   */
+  async stop(signal?: AbortSignal): Promise<void> {
+    await this.#answering.settledNow(signal);
+    await this.#followUps.drain(signal);
+  }
+
+  /**
+   * Called by `runtime.shutdown()` after every admitted delivery has its outcome: lets the late
+   * busy signals those outcomes started begin (they start on the outcome's own tick), then waits
+   * for them like `stop()`.
+   */
+  async drain(signal?: AbortSignal): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.stop(signal);
+  }
+
+  /**
+   * Replies to the interaction: the first reply after a type 5 edits the "thinking…" message
+   * (`@original`), later ones are follow-ups (ephemeral as decided for the interaction), as are
+   * replies to components. Waits for the answer to be handed over first. Rejects with
+   * `DiscordTargetError` from a sync handler (return the answer instead).
+   */
+  reply(
+    event: RtEvent,
+    message: OutboundMessage | DiscordMessage,
+    options?: CallOptions,
+  ): Promise<PostedMessage> {
+    return this.#outbound.reply(event, message, options);
+  }
+
+  /** A follow-up message for the interaction (`POST /webhooks/{app}/{token}`), valid 15 minutes. */
+  followUp(
+    event: RtEvent,
+    message: DiscordMessage,
+    options?: FollowUpOptions,
+  ): Promise<APIMessage> {
+    return this.#outbound.followUp(event, message, options);
+  }
+
+  /** Edits the interaction's original response (`PATCH .../messages/@original`). */
+  editOriginal(
+    event: RtEvent,
+    message: DiscordMessage,
+    options?: CallOptions,
+  ): Promise<APIMessage> {
+    return this.#outbound.editOriginal(event, message, options);
+  }
+
+  /** Deletes the interaction's original response. */
+  deleteOriginal(event: RtEvent, options?: CallOptions): Promise<void> {
+    return this.#outbound.deleteOriginal(event, options);
+  }
+
+  /** Posts a message in a channel or thread (bot token). */
+  send(channel: string, message: DiscordMessage, options?: CallOptions): Promise<PostedMessage> {
+    return this.#outbound.send(channel, message, options);
+  }
+
+  /** Posts a reply to a message (`message_reference`; a reply is not a thread). */
+  replyTo(
+    channel: string,
+    messageId: string,
+    message: DiscordMessage,
+    options?: CallOptions,
+  ): Promise<PostedMessage> {
+    return this.#outbound.replyTo(channel, messageId, message, options);
+  }
+
+  /** Starts a thread (from a message when `messageId` is given); resolves its channel id. */
+  startThread(channel: string, name: string, options?: ThreadOptions): Promise<string> {
+    return this.#outbound.startThread(channel, name, options);
+  }
+
+  /** Adds the bot's reaction to a message. */
+  react(channel: string, messageId: string, emoji: string, options?: CallOptions): Promise<void> {
+    return this.#outbound.react(channel, messageId, emoji, options);
+  }
+
+  /** The latest messages of the event's thread (or channel), oldest first, read from Discord. */
+  readHistory(
+    event: RtEvent,
+    options?: { limit?: number; signal?: AbortSignal },
+  ): Promise<HistoryMessage[]> {
+    return this.#outbound.readHistory(event, options);
+  }
+
+  /** The `@discordjs/rest` client (bot token set, bounded retries), for any other REST route. */
+  get rest(): REST {
+    return this.#rest;
+  }
+}
+
+/**
+ * Creates a Discord HTTP interactions adapter. Validates options at once: a public key that is not
+ * 64 hex characters, a missing application id or token, or a bad limit throws
+ * `TypeError`/`RangeError` naming the option.
+ */
+export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAdapter {
+  return new DiscordAdapter(options);
+}

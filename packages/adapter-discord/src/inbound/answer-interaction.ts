@@ -1,0 +1,114 @@
+import type { RtEvent, RuntimeHandle } from '@rt/core';
+import { answerWithin, startAckClock } from '@rt/core/adapter';
+import { InteractionResponseType } from 'discord-api-types/v10';
+import { flattenOptions } from '../normalize/command-options.js';
+import { normalizeInteraction } from '../normalize/normalize-interaction.js';
+import type { ReplyState } from '../outbound/reply-state.js';
+import type { ParsedInteraction } from '../parse/parse-interaction.js';
+import { answerForResult, refusalFor } from '../respond/answer.js';
+import { holdsBusyChoice } from '../respond/busy-choice.js';
+import { type DiscordCallback, ephemeralMessage, pong } from '../respond/callback.js';
+import { lateBusySignalFor } from '../respond/late-refusal.js';
+import type { InboundDeps } from './inbound-deps.js';
+
+/** What the inbound core decided for one verified, parsed body. */
+export type InboundAnswer =
+  /** Send `callback`; call `delivered()` once the transport has handed it over. */
+  | { readonly type: 'callback'; readonly callback: DiscordCallback; delivered(): void }
+  /** The adapter is not attached to a runtime yet (HTTP: 503). */
+  | { readonly type: 'not_attached' };
+
+function answered(callback: DiscordCallback, state?: ReplyState): InboundAnswer {
+  return {
+    type: 'callback',
+    callback,
+    delivered: () =>
+      state?.delivered(
+        callback.type === InteractionResponseType.DeferredChannelMessageWithSource
+          ? 'deferred_message'
+          : 'answered',
+      ),
+  };
+}
+
+/** The ephemeral decision for `event`; a throwing decision makes it ephemeral (the private side). */
+function ephemeralFor(deps: InboundDeps, event: RtEvent): boolean {
+  const { ephemeral } = deps.options;
+  if (typeof ephemeral === 'boolean') return ephemeral;
+  try {
+    return ephemeral(event) === true;
+  } catch (error) {
+    deps.notice('ephemeral_decision_failed', { shape: event.shape, eventId: event.id }, error);
+    return true;
+  }
+}
+
+function carriesBusyChoice(event: RtEvent): boolean {
+  if (event.kind !== 'command') return false;
+  const data = (event.payload as { data?: { options?: unknown } }).data;
+  return holdsBusyChoice(flattenOptions(data?.options).options);
+}
+
+async function dispatchInteraction(
+  deps: InboundDeps,
+  runtime: RuntimeHandle,
+  event: RtEvent,
+): Promise<InboundAnswer> {
+  const { options } = deps;
+  const ephemeral = ephemeralFor(deps, event);
+  const state = deps.replies.open(event, ephemeral, runtime.modeFor(event) === 'sync');
+  const clock = startAckClock({
+    ackDeadlineMs: options.ackDeadlineMs,
+    syncDeadlineMs: options.syncDeadlineMs,
+    receivedAt: event.receivedAt,
+  });
+  const detail = { shape: event.shape, eventId: event.id };
+  try {
+    const callback = await answerWithin<DiscordCallback>({
+      runtime,
+      event,
+      clock,
+      answer: (result) => answerForResult(event, result, options, ephemeral),
+      refuse: (kind) =>
+        refusalFor(event, kind === 'busy' ? options.busyText : options.unavailableText),
+      onUnexpected: (error) => deps.notice('dispatch_error', detail, error),
+      onDeadline: () =>
+        deps.notice('ack_deadline_passed', { ...detail, deadlineMs: options.ackDeadlineMs }),
+      onAcceptedUnrun: () => {
+        const signal = lateBusySignalFor(event, options.busyText);
+        if (signal !== undefined) deps.followUps.start(signal);
+      },
+    });
+    return answered(callback, state);
+  } finally {
+    clock.dispose();
+  }
+}
+
+/**
+ * The transport-neutral core: a verified, parsed interaction in, its callback out (SPEC 9.2).
+ * PING is answered PONG whatever the runtime's state (never gated, even before `attach`). Before
+ * `attach`: `not_attached`. A command holding the busy autocomplete choice is answered with the
+ * busy text undispatched. Everything else is normalised and dispatched on the adapter kit: the
+ * ephemeral decision is taken first (Discord fixes it at the ack), the answer is ready by
+ * `ackDeadlineMs` after receipt at the latest, and a deferred interaction dropped after its ack
+ * gets a late busy signal. Throws only on a bug (the transport answers 500).
+ */
+export function answerInteraction(
+  deps: InboundDeps,
+  parsed: ParsedInteraction,
+  receivedAt: number,
+): Promise<InboundAnswer> | InboundAnswer {
+  if (parsed.type === 'ping') return answered(pong());
+  const runtime = deps.runtime();
+  if (runtime === undefined) return { type: 'not_attached' };
+  const event = normalizeInteraction(parsed.shape, parsed.interaction, {
+    adapter: deps.options.name,
+    receivedAt,
+  });
+  if (carriesBusyChoice(event)) {
+    deps.notice('busy_choice_submitted', { shape: event.shape, eventId: event.id });
+    return answered(ephemeralMessage(deps.options.busyText));
+  }
+  return deps.answering.track(dispatchInteraction(deps, runtime, event));
+}

@@ -1,0 +1,82 @@
+import type { CreateRuntimeOptions, Observation, Runtime, State } from '@rt/core';
+import { createRuntime } from '@rt/core';
+import { createMemoryState } from '@rt/state-memory';
+import {
+  createDiscordSigner,
+  DISCORD_TEST_IDS,
+  type DiscordRequestOptions,
+  type DiscordSigner,
+  type FakeDiscordRest,
+  startFakeDiscordRest,
+} from '@rt/testing/discord';
+import { createDiscordAdapter, type DiscordAdapter } from '../discord-adapter.js';
+import type { DiscordAdapterOptions } from '../options.js';
+
+export const BOT_TOKEN = 'discord-bot-token';
+
+/** A fake Discord REST, an adapter pointed at it, a signer for its key and a real runtime. */
+export interface Harness {
+  readonly fake: FakeDiscordRest;
+  readonly signer: DiscordSigner;
+  readonly adapter: DiscordAdapter;
+  readonly runtime: Runtime;
+  readonly state: State;
+  readonly observations: Observation[];
+  /**
+   * Sends `payload` signed with the adapter's key through its handler (a string as the raw body);
+   * the fake learns the interaction's channel first.
+   */
+  send(payload: unknown, options?: DiscordRequestOptions): Promise<Response>;
+  /** `adapter_notice` observations named `name`. */
+  notices(name: string): Observation[];
+  close(): Promise<void>;
+}
+
+/** Options of `startHarness`. */
+export interface HarnessOptions {
+  readonly runtime?: Partial<Omit<CreateRuntimeOptions, 'state'>>;
+  readonly adapter?: Partial<DiscordAdapterOptions>;
+  readonly state?: State;
+  /** Sign with this key pair instead of a fresh one (bots that must accept the same requests). */
+  readonly signer?: DiscordSigner;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const fake = await startFakeDiscordRest({ tokens: [BOT_TOKEN] });
+  const signer = options.signer ?? createDiscordSigner();
+  const observations: Observation[] = [];
+  const adapter = createDiscordAdapter({
+    publicKey: signer.publicKey,
+    applicationId: DISCORD_TEST_IDS.applicationId,
+    token: BOT_TOKEN,
+    apiUrl: fake.url,
+    ...options.adapter,
+  });
+  const state = options.state ?? createMemoryState();
+  const runtime = createRuntime({
+    state,
+    adapters: [adapter],
+    observers: [(observation) => void observations.push(observation)],
+    ...options.runtime,
+  });
+  return {
+    fake,
+    signer,
+    adapter,
+    runtime,
+    state,
+    observations,
+    send(payload, requestOptions) {
+      if (typeof payload === 'object' && payload !== null && 'token' in payload) {
+        fake.knowInteraction(payload as { token: string; channel_id?: unknown });
+      }
+      return adapter.handler(signer.request(payload, requestOptions));
+    },
+    notices: (name) => observations.filter((o) => o.type === 'adapter_notice' && o.name === name),
+    async close() {
+      await runtime.shutdown({ graceMs: 0 });
+      await fake.close();
+      await state.close();
+    },
+  };
+}

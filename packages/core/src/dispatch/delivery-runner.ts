@@ -1,0 +1,138 @@
+import { forwardAbort } from '../adapter-kit/signals.js';
+import { DetachTimeoutError, ShutdownError } from '../errors.js';
+import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
+import type { OutcomeLedger } from '../runtime/outcome-ledger.js';
+import type { ConcurrencyStrategy } from '../strategies/strategy.js';
+import type { Delivery } from './delivery.js';
+import { type InvokeExtras, invokeHandlers } from './invoke-handlers.js';
+
+/**
+ * Takes accepted deliveries through the strategy to their terminal outcome: the deferred runner
+ * (detach timeout, slot release after the strategy resolved) and the sync runner (the adapter's
+ * signal). It knows how far each delivery got (`Delivery.progress`), which is what shutdown acts
+ * on: `shutdownStarted` ends nothing itself (strategies end waiting work through the shutdown
+ * signal) but records deliveries whose handler already finished; `abortRunning` aborts the rest
+ * at the grace deadline; `abandonRunning` gives up on handlers still running at the abandon
+ * deadline.
+ */
+export class DeliveryRunner {
+  readonly #ledger: OutcomeLedger;
+  readonly #detachTimeoutMs: number;
+  readonly #shutdownSignal: AbortSignal;
+  #strategy: ConcurrencyStrategy | undefined;
+  /** Deliveries inside the strategy (waiting, running, or releasing their lock). */
+  readonly #live = new Set<Delivery>();
+  #graceOver = false;
+  #syncInFlight = 0;
+
+  constructor(ledger: OutcomeLedger, detachTimeoutMs: number, shutdownSignal: AbortSignal) {
+    this.#ledger = ledger;
+    this.#detachTimeoutMs = detachTimeoutMs;
+    this.#shutdownSignal = shutdownSignal;
+  }
+
+  /** The strategy to run deliveries through (set once, after the strategy got `invoke`). */
+  use(strategy: ConcurrencyStrategy): void {
+    this.#strategy = strategy;
+  }
+
+  /** Sync deliveries currently inside dispatch. */
+  get syncInFlight(): number {
+    return this.#syncInFlight;
+  }
+
+  /**
+   * The strategies' way to run handlers. A delivery whose handler has not started when shutdown
+   * began ends `shutdown` without running (SPEC 7, step 3). Once shutdown began, a delivery whose
+   * handler finishes gets its outcome at once: releasing its lock afterwards is bounded on its own.
+   */
+  invoke = async (delivery: Delivery, extras: InvokeExtras = {}): Promise<HandledResult> => {
+    if (this.#shutdownSignal.aborted) {
+      return { outcome: 'shutdown', error: this.#shutdownSignal.reason };
+    }
+    const members = extras.members ?? [delivery];
+    for (const member of members) member.progress.started = true;
+    const result = await invokeHandlers(delivery, extras);
+    for (const member of members) {
+      member.progress.handled = result;
+      if (this.#shutdownSignal.aborted) this.#ledger.settle(member, result);
+    }
+    return result;
+  };
+
+  /** Runs a deferred delivery; resolves (never rejects) with its outcome once its slot is free. */
+  async runDeferred(delivery: Delivery): Promise<FinishedDelivery> {
+    const timeoutMs = this.#detachTimeoutMs;
+    const timer = setTimeout(
+      () => delivery.controller.abort(new DetachTimeoutError(timeoutMs)),
+      timeoutMs,
+    );
+    timer.unref?.();
+    const result = await this.#runStrategy(delivery);
+    clearTimeout(timer);
+    delivery.slot?.release();
+    return this.#ledger.settle(delivery, result);
+  }
+
+  /** Runs a sync delivery; its handlers' signal also aborts with `signal`. Never rejects. */
+  async runSync(delivery: Delivery, signal: AbortSignal | undefined): Promise<HandledResult> {
+    this.#syncInFlight += 1;
+    const detach = signal ? forwardAbort(delivery.controller, [signal]) : () => {};
+    try {
+      const { outcome, response, error } = this.#ledger.settle(
+        delivery,
+        await this.#runStrategy(delivery),
+      );
+      return {
+        outcome,
+        ...(response === undefined ? {} : { response }),
+        ...(error === undefined ? {} : { error }),
+      };
+    } finally {
+      detach();
+      this.#syncInFlight -= 1;
+    }
+  }
+
+  /** Shutdown began: deliveries whose handler already finished get their outcome now. */
+  shutdownStarted(): void {
+    for (const delivery of this.#live) {
+      const { handled } = delivery.progress;
+      if (handled) this.#ledger.settle(delivery, handled);
+    }
+  }
+
+  /** The grace deadline: every live delivery's signal aborts with `ShutdownError`. */
+  abortRunning(): void {
+    this.#graceOver = true;
+    for (const delivery of this.#live) delivery.controller.abort(new ShutdownError());
+  }
+
+  /**
+   * The abandon deadline: handlers still running are given up on with outcome `shutdown`. Their
+   * slots stay held until their promises settle (SPEC 4, invariant 1): `stats()` keeps showing
+   * them. A delivery whose handler finished keeps its own outcome.
+   */
+  abandonRunning(): void {
+    for (const delivery of this.#live) {
+      if (delivery.progress.finished) continue;
+      const { handled } = delivery.progress;
+      const error = new ShutdownError('handler ignored its abort signal and was abandoned');
+      this.#ledger.settle(delivery, handled ?? { outcome: 'shutdown', error });
+    }
+  }
+
+  /** Runs the strategy with the delivery registered for the shutdown deadlines. Never rejects. */
+  async #runStrategy(delivery: Delivery): Promise<HandledResult> {
+    if (!this.#strategy) throw new Error('DeliveryRunner used before its strategy was set');
+    this.#live.add(delivery);
+    if (this.#graceOver) delivery.controller.abort(new ShutdownError());
+    try {
+      return await this.#strategy.run(delivery);
+    } catch (error) {
+      return { outcome: 'failed', error };
+    } finally {
+      this.#live.delete(delivery);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import type { Adapter } from '../adapter/adapter.js';
+import type { AdmissionController } from '../admission/admission-controller.js';
+import {
+  AdmissionRejectedError,
+  type AdmissionRejectionReason,
+  InvalidEventError,
+  PreludeError,
+} from '../errors.js';
+import { eventRef, type RtEvent } from '../event/event.js';
+import { dedupeKeyOf, validateEvent } from '../event/validate-event.js';
+import { type LockScope, scopeKeyOf } from '../locks/lock-scope.js';
+import type { DispatchMode, Observation } from '../observe/observation.js';
+import type { Router } from '../routing/router.js';
+import type { OutcomeLedger } from '../runtime/outcome-ledger.js';
+import type { State } from '../state/state.js';
+import { type Delivery, newDelivery } from './delivery.js';
+import type { DeliveryRunner } from './delivery-runner.js';
+import type { DispatchOptions, DispatchResult } from './dispatch-result.js';
+
+/** What the prelude reads and writes; the runtime owns all of it. */
+export interface PreludeHost {
+  readonly state: State;
+  readonly dedupeTtlMs: number;
+  /** Runtime-wide lock scope; unset uses the adapter's default, else `thread`. */
+  readonly lockScope: LockScope | undefined;
+  readonly router: Router;
+  readonly admission: AdmissionController;
+  readonly ledger: OutcomeLedger;
+  readonly runner: DeliveryRunner;
+  adapter(name: string): Adapter | undefined;
+  modeFor(event: RtEvent, adapter: Adapter): DispatchMode;
+  /** True once shutdown started: admission is closed. */
+  closed(): boolean;
+  /** Counts a dispatch call (`received`) or an acceptance (`accepted`). */
+  count(what: 'received' | 'accepted'): void;
+  emit(observation: Observation): void;
+}
+
+/**
+ * The dispatch pipeline (SPEC 3): validate, shutdown check, route, lock scope, admission (deferred
+ * only), one dedupe mark, then the deferred or sync runner. Every refusal is observed and counted:
+ * `AdmissionRejectedError` (shutdown, capacity), `PreludeError` (the State failed to mark, or the
+ * lock scope function failed; nothing marked), `InvalidEventError` (the event breaks the event
+ * contract; not counted as received).
+ */
+export async function runPrelude(
+  host: PreludeHost,
+  event: RtEvent,
+  options: DispatchOptions = {},
+): Promise<DispatchResult> {
+  validateEvent(event);
+  const adapter = host.adapter(event.adapter);
+  if (!adapter) throw new InvalidEventError(`no adapter named "${event.adapter}" is registered`);
+  host.count('received');
+  const mode = host.modeFor(event, adapter);
+  if (host.closed()) reject(host, event, mode, 'shutdown');
+  const handlers = host.router.match(event);
+  if (handlers.length === 0) {
+    host.ledger.record(event, mode, { outcome: 'unrouted' }, event.receivedAt, false);
+    return { status: 'unrouted' };
+  }
+  // Computed before anything is reserved or marked: a failing scope function refuses the event.
+  const scopeKey = scopeKeyFor(host, event, adapter, mode);
+  let slot: Delivery['slot'];
+  if (mode === 'deferred') {
+    const admitted = host.admission.tryAcquire(event.adapter, event.tenant);
+    if (typeof admitted === 'string') reject(host, event, mode, admitted);
+    slot = admitted;
+  }
+  host.ledger.open();
+  let marked: boolean;
+  try {
+    marked = await host.state.markEvent(dedupeKeyOf(event), host.dedupeTtlMs);
+  } catch (error) {
+    slot?.release();
+    host.emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });
+    host.ledger.record(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, true);
+    throw new PreludeError(`could not mark event ${event.id}: the State failed`, { cause: error });
+  }
+  if (!marked) {
+    slot?.release();
+    host.ledger.record(event, mode, { outcome: 'duplicate' }, event.receivedAt, true);
+    return { status: 'duplicate' };
+  }
+  host.count('accepted');
+  host.emit({ type: 'dispatch_admitted', at: Date.now(), event: eventRef(event), mode });
+  const delivery = newDelivery({ event, handlers, adapter, mode, scopeKey, slot });
+  if (mode === 'deferred')
+    return { status: 'accepted', settled: host.runner.runDeferred(delivery) };
+  const result = await host.runner.runSync(delivery, options.signal);
+  return { status: 'completed', ...result };
+}
+
+function reject(
+  host: PreludeHost,
+  event: RtEvent,
+  mode: DispatchMode,
+  reason: AdmissionRejectionReason,
+): never {
+  host.emit({
+    type: 'admission_rejected',
+    at: Date.now(),
+    event: eventRef(event),
+    adapter: event.adapter,
+    tenant: event.tenant,
+    reason,
+    mode,
+  });
+  host.ledger.record(event, mode, { outcome: 'admission-rejected' }, event.receivedAt, false);
+  throw new AdmissionRejectedError(reason, event.adapter, event.tenant);
+}
+
+/**
+ * The delivery's scope key. A failing scope function is a prelude error like a failing State: it
+ * throws `PreludeError` (cause: the function's error), observed as `prelude_error`, outcome
+ * `prelude-error`, nothing marked, so adapters answer it as "unavailable, retry".
+ */
+function scopeKeyFor(host: PreludeHost, event: RtEvent, adapter: Adapter, mode: DispatchMode) {
+  try {
+    return scopeKeyOf(event, host.lockScope ?? adapter.defaultLockScope ?? 'thread');
+  } catch (cause) {
+    const error = new PreludeError(`lock scope of event ${event.id} failed: ${String(cause)}`, {
+      cause,
+    });
+    host.emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });
+    host.ledger.record(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, false);
+    throw error;
+  }
+}

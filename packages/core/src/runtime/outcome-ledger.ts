@@ -1,0 +1,103 @@
+import type { Delivery } from '../dispatch/delivery.js';
+import { eventRef, type RtEvent } from '../event/event.js';
+import type { DispatchMode, Observation } from '../observe/observation.js';
+import {
+  type FinishedDelivery,
+  type HandledResult,
+  OUTCOMES,
+  type Outcome,
+} from '../outcomes/outcome.js';
+
+/**
+ * The record of terminal outcomes (SPEC 4, invariant 3): counts by outcome, the deliveries that
+ * still owe one (so shutdown can wait for the last of them), and the `dispatch_finished`
+ * observation every outcome emits. A delivery's outcome is recorded once: later results for it
+ * (a strategy resolving after shutdown already decided) are ignored.
+ */
+export class OutcomeLedger {
+  readonly #counts: Record<Outcome, number> = Object.fromEntries(
+    OUTCOMES.map((outcome) => [outcome, 0]),
+  ) as Record<Outcome, number>;
+  readonly #emit: (observation: Observation) => void;
+  #owed = 0;
+  #drainWaiters: (() => void)[] = [];
+
+  constructor(emit: (observation: Observation) => void) {
+    this.#emit = emit;
+  }
+
+  /** Deliveries admitted (past routing and admission) that have no terminal outcome yet. */
+  get owed(): number {
+    return this.#owed;
+  }
+
+  /** A copy of the counts so far. */
+  counts(): Record<Outcome, number> {
+    return { ...this.#counts };
+  }
+
+  /** Records a delivery that now owes an outcome. */
+  open(): void {
+    this.#owed += 1;
+  }
+
+  /**
+   * Records `event`'s terminal outcome and emits `dispatch_finished`; `wasOpen` when the delivery
+   * had been `open`ed (it no longer owes one), `since` the epoch ms its duration counts from.
+   */
+  record(
+    event: RtEvent,
+    mode: DispatchMode,
+    result: HandledResult,
+    since: number,
+    wasOpen: boolean,
+  ): FinishedDelivery {
+    const finished: FinishedDelivery = {
+      ...result,
+      event: eventRef(event),
+      durationMs: Math.max(0, Date.now() - since),
+    };
+    this.#emit({
+      type: 'dispatch_finished',
+      at: Date.now(),
+      event: finished.event,
+      mode,
+      outcome: result.outcome,
+      durationMs: finished.durationMs,
+      ...(result.error === undefined ? {} : { error: result.error }),
+    });
+    this.#counts[result.outcome] += 1;
+    if (wasOpen) this.#close();
+    return finished;
+  }
+
+  /**
+   * Records an accepted delivery's terminal outcome once: the first call records `result`, later
+   * calls return what was recorded and emit nothing.
+   */
+  settle(delivery: Delivery, result: HandledResult): FinishedDelivery {
+    const { progress } = delivery;
+    progress.finished ??= this.record(
+      delivery.event,
+      delivery.mode,
+      result,
+      delivery.acceptedAt,
+      true,
+    );
+    return progress.finished;
+  }
+
+  /** Resolves when no delivery owes an outcome. */
+  drained(): Promise<void> {
+    if (this.#owed === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#drainWaiters.push(resolve));
+  }
+
+  #close(): void {
+    this.#owed -= 1;
+    if (this.#owed > 0) return;
+    const waiters = this.#drainWaiters;
+    this.#drainWaiters = [];
+    for (const wake of waiters) wake();
+  }
+}

@@ -1,0 +1,229 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FakeDiscordStore, json } from './fake-rest-answers.js';
+import { type FakeDiscordRoute, matchRoute } from './fake-rest-routes.js';
+
+export type { FakeDiscordRoute } from './fake-rest-routes.js';
+
+/** One call the fake received. */
+export interface FakeDiscordCall {
+  readonly route: FakeDiscordRoute | 'unknown';
+  readonly method: string;
+  /** Path after `/api/v10`, decoded (`/webhooks/1/tok/messages/@original`). */
+  readonly path: string;
+  /** The path's parameters by name (`application`, `token`, `channel`, `message`, `emoji`...). */
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
+  /** The JSON body, or `undefined` when none was sent. */
+  readonly body: unknown;
+  /** The bot token (`Authorization: Bot <token>`), `undefined` for unauthenticated calls. */
+  readonly token: string | undefined;
+  /** Epoch ms at arrival (`Date.now()`). */
+  readonly at: number;
+}
+
+/** How a failing route answers. */
+export interface FakeDiscordFailure {
+  /** HTTP status. Default 500. */
+  readonly status?: number;
+  /** Discord's JSON error code (e.g. 10062 Unknown interaction). Default 0. */
+  readonly code?: number;
+  readonly message?: string;
+  /** Fail this many calls, then answer normally. Default: every call. */
+  readonly times?: number;
+}
+
+/** A running fake of Discord's REST API. */
+export interface FakeDiscordRest {
+  /** Base URL to give the adapter as `apiUrl` (`http://127.0.0.1:<port>/api`). */
+  readonly url: string;
+  /** Every call so far, in arrival order. */
+  readonly calls: readonly FakeDiscordCall[];
+  /** Calls to one route. */
+  callsTo(route: FakeDiscordRoute): FakeDiscordCall[];
+  /** Remembers an interaction's channel, so messages sent with its token land there. */
+  knowInteraction(interaction: { readonly token: string; readonly channel_id?: unknown }): void;
+  /** Seeds the messages of a channel, oldest first (what `GET /channels/:id/messages` pages through). */
+  seedMessages(channel: string, messages: readonly Record<string, unknown>[]): void;
+  /** Makes `route` fail. */
+  fail(route: FakeDiscordRoute, failure?: FakeDiscordFailure): void;
+  /** Delays every answer of `route` by `delayMs` (real time). */
+  delay(route: FakeDiscordRoute, delayMs: number): void;
+  /** Never answers `route` (until `close()` drops the connection). */
+  hang(route: FakeDiscordRoute): void;
+  /** Resolves once `route` has received `count` calls in total; rejects after `timeoutMs` (5000). */
+  waitForCalls(
+    route: FakeDiscordRoute,
+    count?: number,
+    timeoutMs?: number,
+  ): Promise<FakeDiscordCall[]>;
+  /** Stops the server and drops open connections. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Options of `startFakeDiscordRest`. */
+export interface FakeDiscordRestOptions {
+  /** Bot tokens the fake accepts on bot routes; others get 401. Default: any non-empty token. */
+  readonly tokens?: readonly string[];
+  /** The bot user the fake's messages are authored by. */
+  readonly botUserId?: string;
+  /** The gateway URL `GET /gateway/bot` reports. Default `ws://127.0.0.1:1`. */
+  readonly gatewayUrl?: string;
+}
+
+function readAll(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * Starts a fake Discord REST API (v10) on 127.0.0.1, port 0. It records every call and answers
+ * plausibly: interaction follow-ups (`POST /webhooks/:app/:token`, a message in the interaction's
+ * channel), `@original` and follow-up edits, reads and deletes, interaction callbacks (204),
+ * channel messages (with `message_reference` kept), history (`GET /channels/:id/messages` over
+ * seeded messages, newest first, `limit` and `before` honoured), bulk command registration
+ * (global and per guild, the commands echoed with ids), threads (from a message: the
+ * thread's id is the message's), reactions (204) and `GET /gateway/bot`. Bot routes without a
+ * valid `Authorization: Bot` token get 401; unknown routes 404. Empty answers are 204 without a
+ * content type.
+ */
+export async function startFakeDiscordRest(
+  options: FakeDiscordRestOptions = {},
+): Promise<FakeDiscordRest> {
+  const calls: FakeDiscordCall[] = [];
+  const failures = new Map<
+    FakeDiscordRoute,
+    { status: number; code: number; message: string; remaining: number }
+  >();
+  const delays = new Map<FakeDiscordRoute, number>();
+  const hanging = new Set<FakeDiscordRoute>();
+  const waiters = new Set<() => void>();
+
+  const store = new FakeDiscordStore(options);
+
+  const unauthenticated = (route: FakeDiscordRoute | 'unknown') =>
+    route.includes('/webhooks/') || route.includes('/interactions/');
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const raw = await readAll(req);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname.replace(/^\/api\/v\d+/, '');
+    const method = req.method ?? 'GET';
+    const { route, params } = matchRoute(method, path);
+    const header = req.headers.authorization;
+    const token =
+      typeof header === 'string' && header.startsWith('Bot ') ? header.slice(4) : undefined;
+    let body: unknown;
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        body = raw;
+      }
+    }
+    const call: FakeDiscordCall = {
+      route,
+      method,
+      path: decodeURIComponent(path),
+      params,
+      query: Object.fromEntries(url.searchParams),
+      body,
+      token,
+      at: Date.now(),
+    };
+    calls.push(call);
+    for (const wake of [...waiters]) wake();
+    if (route !== 'unknown' && !unauthenticated(route)) {
+      const allowed =
+        options.tokens === undefined
+          ? token !== undefined && token.length > 0
+          : options.tokens.includes(token ?? '');
+      if (!allowed) {
+        json(res, 401, { message: '401: Unauthorized', code: 0 });
+        return;
+      }
+    }
+    if (route === 'unknown') {
+      store.answer(call, res);
+      return;
+    }
+    if (hanging.has(route)) return;
+    const wait = delays.get(route);
+    if (wait !== undefined) await new Promise((resolve) => setTimeout(resolve, wait));
+    const failure = failures.get(route);
+    if (failure !== undefined && failure.remaining > 0) {
+      failure.remaining -= 1;
+      json(res, failure.status, { message: failure.message, code: failure.code });
+      return;
+    }
+    store.answer(call, res);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+
+  return {
+    url: `http://127.0.0.1:${port}/api`,
+    calls,
+    callsTo: (route) => calls.filter((call) => call.route === route),
+    knowInteraction(interaction) {
+      store.knowInteraction(interaction);
+    },
+    seedMessages(channel, messages) {
+      store.seedMessages(channel, messages);
+    },
+    fail(route, failure = {}) {
+      failures.set(route, {
+        status: failure.status ?? 500,
+        code: failure.code ?? 0,
+        message: failure.message ?? 'fake failure',
+        remaining: failure.times ?? Number.POSITIVE_INFINITY,
+      });
+    },
+    delay(route, delayMs) {
+      delays.set(route, delayMs);
+    },
+    hang(route) {
+      hanging.add(route);
+    },
+    waitForCalls(route, count = 1, timeoutMs = 5000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const matching = calls.filter((call) => call.route === route);
+          if (matching.length < count) return false;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(matching);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(
+            new Error(
+              `fake Discord REST: ${route} got ${calls.filter((c) => c.route === route).length} of ${count} calls within ${timeoutMs} ms`,
+            ),
+          );
+        }, timeoutMs);
+        if (!check()) waiters.add(check);
+      });
+    },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

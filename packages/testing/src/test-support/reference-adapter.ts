@@ -1,0 +1,217 @@
+/**
+ * A small HTTP adapter shaped like Discord's interactions endpoint (Ed25519 signatures over
+ * timestamp + body, JSON bodies, JSON callbacks, a busy follow-up after the ack), written only to
+ * test the adapter conformance suite: it passes the suite, and each `ReferenceFlaw` breaks one
+ * rule the suite must catch.
+ */
+import { generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
+import {
+  type Adapter,
+  type DispatchResult,
+  hasErrorCode,
+  type PostedMessage,
+  type RtEvent,
+  type RuntimeHandle,
+  readBodyUpTo,
+} from '@rt/core';
+
+/** One rule the reference adapter can be told to break. */
+export type ReferenceFlaw =
+  /** Dispatches before checking the signature (answers 401 only afterwards). */
+  | 'dispatch-before-verify'
+  /** Answers a refusal like an acceptance (a fake success). */
+  | 'refusal-as-success'
+  /** `stop()`/`drain()` wait for a moment without requests or follow-ups (never, under traffic). */
+  | 'drain-waits-for-all'
+  /** Reads bodies without a limit. */
+  | 'no-body-limit';
+
+/** A payload of the reference protocol. */
+export interface ReferencePayload {
+  readonly id: string;
+  readonly type: 'command' | 'component' | 'autocomplete';
+  readonly tenant: string;
+  readonly channel: string;
+  readonly text?: string;
+}
+
+/** What the reference platform recorded: busy follow-ups sent after an ack. */
+export interface ReferenceCall {
+  readonly method: 'followup';
+  readonly content: string;
+}
+
+export const REFERENCE_BODY_LIMIT_BYTES = 4096;
+/**
+ * How long a busy follow-up takes. Long enough that, under the suite's traffic, a follow-up is
+ * always in flight, so the `drain-waits-for-all` flaw never sees an empty set.
+ */
+const FOLLOW_UP_MS = 20;
+const EPHEMERAL = 64;
+
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+const status = (code: number) => new Response(null, { status: code });
+
+/** A key pair and a signer, as the platform holds them. */
+export function referenceSigner(): {
+  publicKey: KeyObject;
+  request(body: string, signature: 'valid' | 'invalid' | 'missing'): Request;
+} {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const other = generateKeyPairSync('ed25519').privateKey;
+  return {
+    publicKey,
+    request(body, signature) {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (signature !== 'missing') {
+        const key = signature === 'valid' ? privateKey : other;
+        headers['x-signature-ed25519'] = sign(null, Buffer.from(timestamp + body), key).toString(
+          'hex',
+        );
+        headers['x-signature-timestamp'] = timestamp;
+      }
+      return new Request('http://127.0.0.1/interactions', { method: 'POST', headers, body });
+    },
+  };
+}
+
+/** The reference adapter: `handler` serves the endpoint; `calls` is the platform's record. */
+export class ReferenceAdapter implements Adapter {
+  readonly name = 'reference';
+  readonly calls: ReferenceCall[] = [];
+  readonly #followUps = new Set<Promise<void>>();
+  readonly #flaws: ReadonlySet<ReferenceFlaw>;
+  readonly #texts: { busy: string; unavailable: string };
+  readonly #publicKey: KeyObject;
+  #runtime: RuntimeHandle | undefined;
+  #requestsSeen = 0;
+
+  constructor(options: {
+    publicKey: KeyObject;
+    busyText: string;
+    unavailableText: string;
+    flaws?: readonly ReferenceFlaw[];
+  }) {
+    this.#publicKey = options.publicKey;
+    this.#texts = { busy: options.busyText, unavailable: options.unavailableText };
+    this.#flaws = new Set(options.flaws ?? []);
+  }
+
+  attach(runtime: RuntimeHandle): void {
+    this.#runtime = runtime;
+  }
+
+  dispatchModeFor(event: RtEvent) {
+    return event.shape === 'autocomplete' ? ('sync' as const) : undefined;
+  }
+
+  async reply(event: RtEvent): Promise<PostedMessage> {
+    return { channel: event.channel ?? '', id: `${event.id}-reply` };
+  }
+
+  /** Waits for the follow-ups started before the call (each takes `FOLLOW_UP_MS`). */
+  async stop(): Promise<void> {
+    if (this.#flaws.has('drain-waits-for-all')) {
+      // Waits for two event-loop turns without a request and without a follow-up: a quiet
+      // moment, which continuous traffic never gives.
+      for (let quiet = 0; quiet < 2; ) {
+        this.#requestsSeen = 0;
+        await Promise.all([...this.#followUps]);
+        await new Promise((resolve) => setImmediate(resolve));
+        quiet = this.#requestsSeen === 0 && this.#followUps.size === 0 ? quiet + 1 : 0;
+      }
+      return;
+    }
+    await Promise.all([...this.#followUps]);
+  }
+
+  drain(): Promise<void> {
+    return this.stop();
+  }
+
+  readonly handler = async (request: Request): Promise<Response> => {
+    this.#requestsSeen += 1;
+    const runtime = this.#runtime;
+    if (runtime === undefined) return status(503);
+    const body = await readBodyUpTo(
+      request,
+      this.#flaws.has('no-body-limit') ? Number.MAX_SAFE_INTEGER : REFERENCE_BODY_LIMIT_BYTES,
+    );
+    const signature = request.headers.get('x-signature-ed25519');
+    const timestamp = request.headers.get('x-signature-timestamp');
+    if (body.type === 'too-large') return status(signature && timestamp ? 413 : 401);
+    if (body.type === 'unreadable') return status(400);
+    const verified =
+      signature !== null &&
+      timestamp !== null &&
+      /^[0-9a-f]{128}$/.test(signature) &&
+      verify(
+        null,
+        Buffer.from(timestamp + body.text),
+        this.#publicKey,
+        Buffer.from(signature, 'hex'),
+      );
+    if (!verified && !this.#flaws.has('dispatch-before-verify')) return status(401);
+    let payload: ReferencePayload;
+    try {
+      payload = JSON.parse(body.text) as ReferencePayload;
+    } catch {
+      return status(400);
+    }
+    if (!['command', 'component', 'autocomplete'].includes(payload?.type)) return status(400);
+    const answer = await this.#dispatch(runtime, payload);
+    return verified ? answer : status(401);
+  };
+
+  async #dispatch(runtime: RuntimeHandle, payload: ReferencePayload): Promise<Response> {
+    const event: RtEvent = {
+      adapter: this.name,
+      tenant: payload.tenant,
+      id: payload.id,
+      kind: payload.type === 'autocomplete' ? 'suggestion' : 'command',
+      shape: payload.type,
+      channel: payload.channel,
+      text: payload.text ?? '',
+      receivedAt: Date.now(),
+      payload,
+    };
+    let result: DispatchResult;
+    try {
+      result = await runtime.dispatch(event);
+    } catch (error) {
+      const busy =
+        hasErrorCode(error, 'RT_ADMISSION_REJECTED') &&
+        (error as { reason?: string }).reason !== 'shutdown';
+      return this.#refuse(payload, busy ? this.#texts.busy : this.#texts.unavailable);
+    }
+    if (payload.type === 'autocomplete') {
+      const choices = result.status === 'completed' ? result.response : [];
+      return json({ type: 8, data: { choices } });
+    }
+    return json({ type: payload.type === 'command' ? 5 : 6 });
+  }
+
+  #refuse(payload: ReferencePayload, text: string): Response {
+    if (this.#flaws.has('refusal-as-success') && payload.type !== 'autocomplete') {
+      return json({ type: payload.type === 'command' ? 5 : 6 });
+    }
+    switch (payload.type) {
+      case 'autocomplete':
+        return json({ type: 8, data: { choices: [{ name: text, value: 'busy' }] } });
+      case 'command':
+        return json({ type: 4, data: { content: text, flags: EPHEMERAL } });
+      case 'component': {
+        const followUp = new Promise<void>((resolve) => setTimeout(resolve, FOLLOW_UP_MS)).then(
+          () => {
+            this.calls.push({ method: 'followup', content: text });
+          },
+        );
+        const tracked = followUp.finally(() => this.#followUps.delete(tracked));
+        this.#followUps.add(tracked);
+        return json({ type: 6 });
+      }
+    }
+  }
+}
