@@ -10,14 +10,8 @@ import {
   signSlackRequest,
 } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
-<<<<<<< HEAD
 import type { SlackAdapter } from './slack-adapter.js';
-import { deferred, type Harness, SECRET, startHarness } from './test-support/harness.js';
-import { unreachableState } from './test-support/memory-state-with.js';
-import { failOnUnhandledRejections } from './test-support/unhandled-rejections.js';
-=======
 import { type Harness, SECRET, startHarness } from './test-support/harness.js';
->>>>>>> main
 
 type ListenerOf = (adapter: SlackAdapter) => RequestListener;
 

@@ -14,13 +14,8 @@ import {
 } from '@rt/testing/slack';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../slack-adapter.js';
-<<<<<<< HEAD
-import { fakeRuntimeHandle, NOW_MS, NOW_S, SECRET, unitAdapter } from '../test-support/harness.js';
-import { closeNativeServers, HTTP_TRANSPORTS } from '../test-support/http-transports.js';
-import { failOnUnhandledRejections } from '../test-support/unhandled-rejections.js';
-=======
 import { NOW_MS, NOW_S, SECRET, unitAdapter } from '../test-support/harness.js';
->>>>>>> main
+import { closeNativeServers, HTTP_TRANSPORTS } from '../test-support/http-transports.js';
 
 function request(payload: SlackTestPayload, headers: Record<string, string>): Request {
   return new Request('http://127.0.0.1/slack/events', {

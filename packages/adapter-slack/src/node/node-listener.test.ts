@@ -1,10 +1,10 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { failOnUnhandledRejections, fakeRuntimeHandle } from '@rt/testing/adapter';
 import { buildViewSubmission, signSlackRequest } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
-import { fakeRuntimeHandle, NOW_S, SECRET, unitAdapter } from '../test-support/harness.js';
-import { failOnUnhandledRejections } from '../test-support/unhandled-rejections.js';
+import { NOW_S, SECRET, unitAdapter } from '../test-support/harness.js';
 
 let server: Server | undefined;
 
