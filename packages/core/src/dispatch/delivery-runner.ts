@@ -1,8 +1,8 @@
-import { forwardAbort } from '../adapter-kit/signals.js';
 import { DetachTimeoutError, ShutdownError } from '../errors.js';
 import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
 import type { OutcomeLedger } from '../runtime/outcome-ledger.js';
 import type { ConcurrencyStrategy } from '../strategies/strategy.js';
+import type { CancelSource } from '../util/cancellation.js';
 import type { Delivery } from './delivery.js';
 import { type InvokeExtras, invokeHandlers } from './invoke-handlers.js';
 
@@ -18,14 +18,14 @@ import { type InvokeExtras, invokeHandlers } from './invoke-handlers.js';
 export class DeliveryRunner {
   readonly #ledger: OutcomeLedger;
   readonly #detachTimeoutMs: number;
-  readonly #shutdownSignal: AbortSignal;
+  readonly #shutdownSignal: CancelSource;
   #strategy: ConcurrencyStrategy | undefined;
   /** Deliveries inside the strategy (waiting, running, or releasing their lock). */
   readonly #live = new Set<Delivery>();
   #graceOver = false;
   #syncInFlight = 0;
 
-  constructor(ledger: OutcomeLedger, detachTimeoutMs: number, shutdownSignal: AbortSignal) {
+  constructor(ledger: OutcomeLedger, detachTimeoutMs: number, shutdownSignal: CancelSource) {
     this.#ledger = ledger;
     this.#detachTimeoutMs = detachTimeoutMs;
     this.#shutdownSignal = shutdownSignal;
@@ -77,7 +77,7 @@ export class DeliveryRunner {
   /** Runs a sync delivery; its handlers' signal also aborts with `signal`. Never rejects. */
   async runSync(delivery: Delivery, signal: AbortSignal | undefined): Promise<HandledResult> {
     this.#syncInFlight += 1;
-    const detach = signal ? forwardAbort(delivery.controller, [signal]) : () => {};
+    const detach = signal ? delivery.controller.follow([signal]) : undefined;
     try {
       const { outcome, response, error } = this.#ledger.settle(
         delivery,
@@ -89,7 +89,7 @@ export class DeliveryRunner {
         ...(error === undefined ? {} : { error }),
       };
     } finally {
-      detach();
+      detach?.();
       this.#syncInFlight -= 1;
     }
   }

@@ -4,6 +4,7 @@ import type { RtEvent } from '../event/event.js';
 import type { DispatchMode } from '../observe/observation.js';
 import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
 import type { Handler } from '../routing/handler.js';
+import { Cancellation } from '../util/cancellation.js';
 
 /**
  * How far one delivery got, written by the runtime only: shutdown decides with it which deliveries
@@ -22,7 +23,8 @@ export interface DeliveryProgress {
 /**
  * One accepted delivery on its way through a strategy. `controller` is its life: it aborts on
  * the detach timeout (deferred), at shutdown's grace deadline, or with the adapter's own signal
- * (sync). Strategies that park it also watch the runtime's shutdown signal.
+ * (sync). Strategies that park it also watch the runtime's shutdown signal. It is a lazy
+ * `Cancellation`: no `AbortSignal` exists unless a handler reads `ctx.signal`.
  */
 export interface Delivery {
   readonly event: RtEvent;
@@ -31,7 +33,7 @@ export interface Delivery {
   readonly mode: DispatchMode;
   /** Lock or coalescing scope key (adapter- and tenant-namespaced). */
   readonly scopeKey: string;
-  readonly controller: AbortController;
+  readonly controller: Cancellation;
   /** Epoch ms when dispatch accepted it. */
   readonly acceptedAt: number;
   /** Deferred only: the admission slot, released by the runtime after the strategy resolves. */
@@ -45,7 +47,7 @@ export function newDelivery(
 ): Delivery {
   return {
     ...fields,
-    controller: new AbortController(),
+    controller: new Cancellation(),
     acceptedAt: Date.now(),
     progress: { started: false, handled: undefined, finished: undefined },
   };

@@ -34,6 +34,8 @@ export interface PreludeHost {
   /** Counts a dispatch call (`received`) or an acceptance (`accepted`). */
   count(what: 'received' | 'accepted'): void;
   emit(observation: Observation): void;
+  /** True when anyone observes: observations on the accept path are built only then. */
+  observing(): boolean;
 }
 
 /**
@@ -56,7 +58,7 @@ export async function runPrelude(
   if (host.closed()) reject(host, event, mode, 'shutdown');
   const handlers = host.router.match(event);
   if (handlers.length === 0) {
-    host.ledger.record(event, mode, { outcome: 'unrouted' }, event.receivedAt, false);
+    host.ledger.note(event, mode, { outcome: 'unrouted' }, event.receivedAt, false);
     return { status: 'unrouted' };
   }
   // Computed before anything is reserved or marked: a failing scope function refuses the event.
@@ -74,16 +76,18 @@ export async function runPrelude(
   } catch (error) {
     slot?.release();
     host.emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });
-    host.ledger.record(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, true);
+    host.ledger.note(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, true);
     throw new PreludeError(`could not mark event ${event.id}: the State failed`, { cause: error });
   }
   if (!marked) {
     slot?.release();
-    host.ledger.record(event, mode, { outcome: 'duplicate' }, event.receivedAt, true);
+    host.ledger.note(event, mode, { outcome: 'duplicate' }, event.receivedAt, true);
     return { status: 'duplicate' };
   }
   host.count('accepted');
-  host.emit({ type: 'dispatch_admitted', at: Date.now(), event: eventRef(event), mode });
+  if (host.observing()) {
+    host.emit({ type: 'dispatch_admitted', at: Date.now(), event: eventRef(event), mode });
+  }
   const delivery = newDelivery({ event, handlers, adapter, mode, scopeKey, slot });
   if (mode === 'deferred')
     return { status: 'accepted', settled: host.runner.runDeferred(delivery) };
@@ -97,16 +101,18 @@ function reject(
   mode: DispatchMode,
   reason: AdmissionRejectionReason,
 ): never {
-  host.emit({
-    type: 'admission_rejected',
-    at: Date.now(),
-    event: eventRef(event),
-    adapter: event.adapter,
-    tenant: event.tenant,
-    reason,
-    mode,
-  });
-  host.ledger.record(event, mode, { outcome: 'admission-rejected' }, event.receivedAt, false);
+  if (host.observing()) {
+    host.emit({
+      type: 'admission_rejected',
+      at: Date.now(),
+      event: eventRef(event),
+      adapter: event.adapter,
+      tenant: event.tenant,
+      reason,
+      mode,
+    });
+  }
+  host.ledger.note(event, mode, { outcome: 'admission-rejected' }, event.receivedAt, false);
   throw new AdmissionRejectedError(reason, event.adapter, event.tenant);
 }
 
@@ -123,7 +129,7 @@ function scopeKeyFor(host: PreludeHost, event: RtEvent, adapter: Adapter, mode: 
       cause,
     });
     host.emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });
-    host.ledger.record(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, false);
+    host.ledger.note(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, false);
     throw error;
   }
 }

@@ -1,13 +1,16 @@
-import { abortable, delay } from '../adapter-kit/signals.js';
 import type { Observation } from '../observe/observation.js';
+import { abortableBy, type CancelSource, delayBy } from '../util/cancellation.js';
 import type { HeldLock, LockManager } from './lock-manager.js';
 
 /** How `acquireWhenFree` backs off while the lock is held elsewhere. */
 export interface LockWaitOptions {
   readonly initialMs: number;
   readonly maxMs: number;
-  /** Ends the wait: the promise rejects with its reason and nothing stays held. */
-  readonly signal: AbortSignal;
+  /**
+   * Ends the wait: the promise rejects with its reason and nothing stays held. A `Cancellation`
+   * or an `AbortSignal`.
+   */
+  readonly signal: CancelSource;
   readonly observe: (observation: Observation) => void;
   /** Random source in [0, 1) for jitter; injectable for tests. */
   readonly random?: () => number;
@@ -27,7 +30,7 @@ async function attempt(
   const pending = locks.tryAcquire(key);
   let lock: HeldLock | null;
   try {
-    lock = await abortable(pending, signal);
+    lock = await abortableBy(pending, signal);
   } catch (error) {
     if (signal.aborted) {
       // Given up while the State still works on it: a lease granted late is released at once, and
@@ -90,7 +93,7 @@ export async function tryAcquireThroughOutage(
     const result = await attempt(locks, key, options);
     if (result === 'held') return null;
     if (result !== 'state-error') return result;
-    await delay(jittered(backoff, random), options.signal);
+    await delayBy(jittered(backoff, random), options.signal);
     backoff = Math.min(backoff * 2, options.maxMs);
   }
 }

@@ -3,6 +3,7 @@ import { abortable } from '../adapter-kit/signals.js';
 import { PreemptedError } from '../errors.js';
 import type { Observation } from '../observe/observation.js';
 import { hasLockWakeups, type Lease, type State } from '../state/state.js';
+import { Cancellation, type CancelSource, listen } from '../util/cancellation.js';
 
 /**
  * A Thread Lock held by this runtime. While held it renews every third of the TTL. `signal`
@@ -14,6 +15,8 @@ export interface HeldLock {
   readonly fence: number;
   /** Aborts with `PreemptedError` on lease loss; never aborts otherwise. */
   readonly signal: AbortSignal;
+  /** The same as `signal`, without building an `AbortSignal`: what the runtime follows. */
+  readonly cancellation: CancelSource;
   /**
    * Stops renewal and releases the lease with its token (skipped when the lease is already lost,
    * so a successor's lock is never touched). Never rejects: a failed release is observed and the
@@ -81,10 +84,10 @@ export class LockManager {
    * capability said so) or after `timeoutMs`; rejects with `signal.reason` on abort. A wake-up is
    * a hint: the caller still has to acquire. Timers and listeners are removed either way.
    */
-  waitForRelease(key: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
+  waitForRelease(key: string, timeoutMs: number, signal: CancelSource): Promise<void> {
     if (signal.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
-      const stateWait = new AbortController();
+      const stateWait = hasLockWakeups(this.#state) ? new AbortController() : undefined;
       let waiters = this.#releaseWaiters.get(key);
       if (!waiters) {
         waiters = new Set();
@@ -92,26 +95,26 @@ export class LockManager {
       }
       const done = () => {
         clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
+        stopListening();
         waiters.delete(wake);
         if (waiters.size === 0 && this.#releaseWaiters.get(key) === waiters) {
           this.#releaseWaiters.delete(key);
         }
-        stateWait.abort();
+        stateWait?.abort();
       };
       const wake = () => {
         done();
         resolve();
       };
-      const onAbort = () => {
+      const onAbort = (reason: unknown) => {
         done();
-        reject(signal.reason);
+        reject(reason);
       };
       // Not unref'd: a waiter is accepted work and keeps the process alive.
       const timer = setTimeout(wake, timeoutMs);
       waiters.add(wake);
-      signal.addEventListener('abort', onAbort, { once: true });
-      if (hasLockWakeups(this.#state)) {
+      const stopListening = listen(signal, onAbort);
+      if (stateWait !== undefined && hasLockWakeups(this.#state)) {
         this.#state.waitForRelease(key, timeoutMs, stateWait.signal).then(wake, () => {
           // An aborted or failed wake-up subscription falls back to the timer.
         });
@@ -137,7 +140,7 @@ class RenewedLock implements HeldLock {
   readonly #lease: Lease;
   readonly #ttlMs: number;
   readonly #observe: (observation: Observation) => void;
-  readonly #controller = new AbortController();
+  readonly #controller = new Cancellation();
   #localExpiresAt: number;
   #renewTimer: ReturnType<typeof setTimeout> | undefined;
   #expiryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -178,6 +181,10 @@ class RenewedLock implements HeldLock {
     return this.#controller.signal;
   }
 
+  get cancellation(): Cancellation {
+    return this.#controller;
+  }
+
   release(): Promise<void> {
     this.#releasing ??= this.#track(this.#release());
     return this.#releasing;
@@ -190,7 +197,7 @@ class RenewedLock implements HeldLock {
    */
   async #release(): Promise<void> {
     this.#stopTimers();
-    if (this.#controller.signal.aborted) return;
+    if (this.#controller.aborted) return;
     try {
       await this.#state.releaseLock(this.#lease);
       this.#onReleased();
@@ -221,13 +228,13 @@ class RenewedLock implements HeldLock {
   }
 
   async #renew(): Promise<void> {
-    if (this.#releasing || this.#controller.signal.aborted) return;
+    if (this.#releasing || this.#controller.aborted) return;
     const requestedAt = Date.now();
     let renewed: boolean;
     try {
       renewed = await this.#state.renewLock(this.#lease, this.#ttlMs);
     } catch (error) {
-      if (this.#releasing || this.#controller.signal.aborted) return;
+      if (this.#releasing || this.#controller.aborted) return;
       this.#observe({
         type: 'state_error',
         at: Date.now(),
@@ -239,7 +246,7 @@ class RenewedLock implements HeldLock {
       this.#armRenewal();
       return;
     }
-    if (this.#releasing || this.#controller.signal.aborted) return;
+    if (this.#releasing || this.#controller.aborted) return;
     if (!renewed) {
       this.#lose('renewal refused: the lease is held by someone else or expired');
       return;
@@ -250,7 +257,7 @@ class RenewedLock implements HeldLock {
   }
 
   #lose(detail: string): void {
-    if (this.#releasing || this.#controller.signal.aborted) return;
+    if (this.#releasing || this.#controller.aborted) return;
     this.#stopTimers();
     const error = new PreemptedError(this.#lease.key, detail);
     this.#observe({

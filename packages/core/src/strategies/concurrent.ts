@@ -1,7 +1,7 @@
-import { anySignal } from '../adapter-kit/signals.js';
 import type { Delivery } from '../dispatch/delivery.js';
 import { outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import type { HandledResult } from '../outcomes/outcome.js';
+import { Cancellation } from '../util/cancellation.js';
 import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
 
 interface Scope {
@@ -60,24 +60,25 @@ export class ConcurrentStrategy implements ConcurrencyStrategy {
   /** Waits for a running spot (resolves `undefined`) or leaves on abort (resolves the outcome). */
   #wait(scope: Scope, delivery: Delivery): Promise<HandledResult | undefined> {
     this.#parked += 1;
-    const life = anySignal([delivery.controller.signal, this.#host.shutdownSignal]);
+    const life = new Cancellation();
+    const detach = life.follow([delivery.controller, this.#host.shutdownSignal]);
     return new Promise<HandledResult | undefined>((resolve) => {
+      let stopListening: (() => void) | undefined;
       const finish = (result: HandledResult | undefined) => {
-        life.signal.removeEventListener('abort', onAbort);
-        life.dispose();
+        stopListening?.();
+        detach();
         scope.line.delete(delivery);
         this.#parked -= 1;
         resolve(result);
       };
-      const onAbort = () => {
-        const reason: unknown = life.signal.reason;
+      const onAbort = (reason: unknown) => {
         finish({ outcome: outcomeForAbort(reason), error: reason });
       };
-      if (life.signal.aborted) {
-        onAbort();
+      if (life.aborted) {
+        onAbort(life.reason);
         return;
       }
-      life.signal.addEventListener('abort', onAbort, { once: true });
+      stopListening = life.onAbort(onAbort);
       scope.line.set(delivery, () => finish(undefined));
     });
   }

@@ -15,7 +15,7 @@ export class Cancellation {
   #aborted = false;
   #reason: unknown;
   #controller: AbortController | undefined;
-  #listeners: ((reason: unknown) => void)[] | undefined;
+  #listeners: Set<(reason: unknown) => void> | undefined;
 
   /** True once `abort` was called (or a followed source aborted). */
   get aborted(): boolean {
@@ -65,14 +65,17 @@ export class Cancellation {
    */
   onAbort(listener: (reason: unknown) => void): () => void {
     if (this.#aborted) return noop;
-    if (this.#listeners === undefined) this.#listeners = [listener];
-    else this.#listeners.push(listener);
+    const wrapped = (reason: unknown) => listener(reason);
+    this.#listeners ??= new Set();
+    this.#listeners.add(wrapped);
     return () => {
-      const listeners = this.#listeners;
-      if (listeners === undefined) return;
-      const at = listeners.lastIndexOf(listener);
-      if (at >= 0) listeners.splice(at, 1);
+      this.#listeners?.delete(wrapped);
     };
+  }
+
+  /** Listeners registered and not removed (for tests proving cleanup). */
+  get listenerCount(): number {
+    return this.#listeners?.size ?? 0;
   }
 
   /**
