@@ -1,6 +1,7 @@
 /**
  * A benchmark server process. argv[2] is JSON `ServerConfig`. It listens on 127.0.0.1 port 0 and
- * sends `{ type: 'ready', port }`; `{ type: 'memory' }` is answered with the heap after a GC;
+ * sends `{ type: 'ready', port }`; `{ type: 'memory' }` is answered with the heap after a GC,
+ * `{ type: 'snapshot' }` with the path of a heap snapshot written in the working directory;
  * `{ type: 'stop' }` shuts it down.
  */
 import { createServer, type RequestListener } from 'node:http';
@@ -65,6 +66,12 @@ server.listen(0, '127.0.0.1', () => {
 });
 
 serveParent({
+  /** Writes a heap snapshot (for finding what a delivery retains); replies with its path. */
+  snapshot: async () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    const { writeHeapSnapshot } = await import('node:v8');
+    return { type: 'snapshot', path: writeHeapSnapshot() };
+  },
   memory: () => {
     (globalThis as { gc?: () => void }).gc?.();
     const usage = process.memoryUsage();
