@@ -71,6 +71,39 @@ describe('the demo', () => {
     expect(out.text()).toMatch(/RESULT: all 9 invariants passed\n$/);
   });
 
+  it('floods over Socket Mode with a deploy mid-flood and proves its invariants', async () => {
+    const out = sink();
+    const { exitCode, socketReport } = await main(
+      ['--socket-mode', '--events', '60', '--commands', '6', '--clicks', '6'].concat([
+        '--max-detached',
+        '5',
+        '--handler-ms',
+        '40',
+        '--time-scale',
+        '300',
+        '--duration',
+        '4',
+      ]),
+      { stdout: out },
+    );
+    const failed = socketReport?.invariants
+      .filter((i) => !i.passed)
+      .map((i) => `${i.name}: ${i.detail}`);
+    expect(failed).toEqual([]);
+    expect(exitCode).toBe(EXIT_CODES.passed);
+    const run = socketReport!.run;
+    // Both instances served: A until the deploy, B after it; A's socket closed from its side.
+    expect(run.bots.map((bot) => bot.label)).toEqual(['A', 'B']);
+    expect(run.bots.every((bot) => bot.runtime.stats().accepted > 0)).toBe(true);
+    expect(run.connectionA.closedWith?.by).toBe('client');
+    expect(run.fake.connections).toHaveLength(2);
+    // The bound was hit: some events were left unacked and came back as redeliveries.
+    expect(run.fake.sent.filter((e) => (e.retry_attempt ?? 0) > 0).length).toBeGreaterThan(0);
+    for (const record of run.ledger.events.values()) expect(run.ledger.repliesTo(record)).toBe(1);
+    expect(out.text()).toContain('deploy: B connected; A shutting down mid-flood');
+    expect(out.text()).toMatch(/RESULT: all 7 invariants passed\n$/);
+  });
+
   it('exits 3 and proves nothing when stopped before sending anything', async () => {
     const out = sink();
     const { exitCode, report } = await main(['--events', '20', '--duration', '1'], {

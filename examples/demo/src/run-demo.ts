@@ -10,6 +10,7 @@ import { SignerClient } from './simulator/signer-client.js';
 import { SlackSimulator } from './simulator/slack-simulator.js';
 import { planTraffic } from './simulator/traffic-plan.js';
 import { SimulatedWebApi } from './simulator/web-api.js';
+import { runSocketModeDemo, type SocketDemoReport } from './socket-mode/socket-run.js';
 import { checkInvariants, type Invariant } from './summary/invariants.js';
 import { renderSummary } from './summary/summary.js';
 import { seconds } from './view/format.js';
@@ -57,6 +58,8 @@ export const EXIT_CODES = Object.freeze({
 export interface DemoOutcome {
   readonly exitCode: number;
   readonly report?: DemoReport;
+  /** The report of a `--socket-mode` run. */
+  readonly socketReport?: SocketDemoReport;
 }
 
 const FRAME_INTERVAL_MS = 250;
@@ -213,6 +216,14 @@ export async function main(argv: readonly string[], io: DemoIo): Promise<DemoOut
   if (parsed.kind === 'error') {
     (io.stderr ?? io.stdout).write(`rt demo: ${parsed.message} (see --help)\n`);
     return { exitCode: EXIT_CODES.usage };
+  }
+  if (parsed.transport === 'socket-mode') {
+    const socketReport = await runSocketModeDemo(parsed.config, io, parsed.timings);
+    if (socketReport.stoppedEarly !== undefined) {
+      return { exitCode: EXIT_CODES.stoppedEarly, socketReport };
+    }
+    const passed = socketReport.invariants.every((i) => i.passed);
+    return { exitCode: passed ? EXIT_CODES.passed : EXIT_CODES.invariantFailed, socketReport };
   }
   const report = await runDemo(parsed.config, io, parsed.timings);
   if (report.stoppedEarly !== undefined) return { exitCode: EXIT_CODES.stoppedEarly, report };

@@ -13,7 +13,15 @@ describe('readEnv', () => {
       botToken: 'xoxb-1',
       port: 8080,
       host: undefined,
+      apiUrl: undefined,
     });
+  });
+
+  it('takes the Web API base URL from SLACK_API_URL, so the bot can talk to a local fake', () => {
+    expect(readEnv({ ...base, SLACK_API_URL: 'http://127.0.0.1:4000/api/' }).apiUrl).toBe(
+      'http://127.0.0.1:4000/api/',
+    );
+    expect(() => readEnv({ ...base, SLACK_API_URL: 'not a url' })).toThrow(/SLACK_API_URL/);
   });
 
   it('defaults the port to 3000', () => {

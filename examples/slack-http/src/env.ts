@@ -10,6 +10,8 @@ export interface BotEnv {
   readonly port: number;
   /** Interface to bind; `undefined` binds every interface (what a tunnel or proxy needs). */
   readonly host: string | undefined;
+  /** Slack Web API base URL (`SLACK_API_URL`); `undefined` uses Slack's. Point it at a local fake. */
+  readonly apiUrl: string | undefined;
 }
 
 /** Loads `path` into `process.env` if it exists. Returns whether it did. */
@@ -34,10 +36,15 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): BotEnv {
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(rawPort)}`);
   }
+  const apiUrl = env.SLACK_API_URL?.trim() || undefined;
+  if (apiUrl !== undefined && !URL.canParse(apiUrl)) {
+    throw new Error(`SLACK_API_URL must be an absolute URL, got ${JSON.stringify(apiUrl)}`);
+  }
   return {
     signingSecret: required(env, 'SLACK_SIGNING_SECRET'),
     botToken: required(env, 'SLACK_BOT_TOKEN'),
     port,
     host: env.HOST?.trim() || undefined,
+    apiUrl,
   };
 }

@@ -5,10 +5,17 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildUrlVerification, signSlackRequest } from '@rt/testing/slack';
+import {
+  buildAppMentionEvent,
+  buildUrlVerification,
+  type FakeSlackApi,
+  signSlackRequest,
+  startFakeSlackApi,
+} from '@rt/testing/slack';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+const EXAMPLE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const SECRET = 'main-test-secret';
 // An empty working directory, so a developer's own .env cannot leak into the test.
@@ -52,11 +59,59 @@ function listeningUrl(child: ChildProcess, output: () => string): Promise<string
   });
 }
 
+/** Posts `payload` to the bot, signed with `secret` (a wrong one gets 401). */
+function post(url: string, payload: { contentType: string; body: string }, secret = SECRET) {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': payload.contentType,
+      ...signSlackRequest({ secret, body: payload.body }),
+    },
+    body: payload.body,
+  });
+}
+
+/** Resolves once the output contains `text`; rejects when the process exits first. */
+function outputContains(child: ChildProcess, output: () => string, text: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (!output().includes(text)) return;
+      cleanup();
+      resolve();
+    };
+    const onExit = () => {
+      cleanup();
+      reject(new Error(`exited before printing ${JSON.stringify(text)}:\n${output()}`));
+    };
+    const cleanup = () => {
+      child.stdout?.off('data', check);
+      child.stderr?.off('data', check);
+      child.off('exit', onExit);
+    };
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+    child.once('exit', onExit);
+    check();
+  });
+}
+
 describe('src/main.ts', () => {
   let child: ChildProcess | undefined;
-  afterEach(() => {
+  let fake: FakeSlackApi | undefined;
+  let group: number | undefined;
+  afterEach(async () => {
+    if (group !== undefined) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // the group is gone: nothing was left behind
+      }
+      group = undefined;
+    }
     if (child !== undefined && child.exitCode === null) child.kill('SIGKILL');
     child = undefined;
+    await fake?.close();
+    fake = undefined;
   });
   afterAll(() => {
     rmSync(cwd, { recursive: true, force: true });
@@ -99,5 +154,67 @@ describe('src/main.ts', () => {
     const [code] = await once(started.child, 'exit');
     expect(code).not.toBe(0);
     expect(started.output()).toContain('SLACK_SIGNING_SECRET is not set');
+  });
+
+  it('logs a rejected signature with its reason', async () => {
+    const started = spawnMain({
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_BOT_TOKEN: 'xoxb-main-test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+    });
+    child = started.child;
+    const url = await listeningUrl(started.child, started.output);
+    const response = await post(url, buildUrlVerification(), 'not-the-secret');
+    expect(response.status).toBe(401);
+    await outputContains(started.child, started.output, 'signature_rejected');
+    await outputContains(started.child, started.output, '"reason":"mismatch"');
+  });
+
+  it('calls the Web API at SLACK_API_URL, so it runs offline against a fake Slack', async () => {
+    fake = await startFakeSlackApi();
+    const started = spawnMain({
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_BOT_TOKEN: 'xoxb-main-test',
+      SLACK_API_URL: fake.url,
+      HOST: '127.0.0.1',
+      PORT: '0',
+    });
+    child = started.child;
+    const url = await listeningUrl(started.child, started.output);
+    expect((await post(url, buildAppMentionEvent({ text: '<@U0BOT> hi' }))).status).toBe(200);
+    const [reaction] = await fake.waitForCalls('reactions.add');
+    expect(reaction?.args).toMatchObject({ name: 'eyes' });
+  });
+
+  it('runs node itself under `pnpm start`, so a SIGTERM sent to pnpm drains the bot', async () => {
+    const pnpm = spawn('pnpm', ['--silent', 'start'], {
+      cwd: EXAMPLE_DIR,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? cwd,
+        SLACK_SIGNING_SECRET: SECRET,
+        SLACK_BOT_TOKEN: 'xoxb-main-test',
+        HOST: '127.0.0.1',
+        PORT: '0',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so a failing run cannot leave an orphaned bot behind.
+      detached: true,
+    });
+    child = pnpm;
+    group = pnpm.pid;
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    };
+    pnpm.stdout?.on('data', collect);
+    pnpm.stderr?.on('data', collect);
+    await listeningUrl(pnpm, () => output);
+    const exited = once(pnpm, 'exit');
+    pnpm.kill('SIGTERM');
+    await exited;
+    expect(output).toContain('SIGTERM: shutting down');
+    expect(output).toContain('stopped');
   });
 });

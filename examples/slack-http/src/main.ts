@@ -26,7 +26,12 @@ function log(observation: Observation): void {
       console.error(observation.type, observation.error);
       break;
     case 'adapter_notice':
-      console.warn(`${observation.adapter}: ${observation.name}`, observation.error ?? '');
+      // The detail says why (a rejected signature's `reason`, the shape and event id, ...).
+      console.warn(
+        `${observation.adapter}: ${observation.name}`,
+        ...(observation.detail !== undefined ? [JSON.stringify(observation.detail)] : []),
+        ...(observation.error !== undefined ? [observation.error] : []),
+      );
       break;
     default:
       break;
@@ -44,6 +49,7 @@ try {
 const bot = createBot({
   signingSecret: env.signingSecret,
   botToken: env.botToken,
+  ...(env.apiUrl !== undefined ? { apiUrl: env.apiUrl } : {}),
   observers: [log],
 });
 const server = createServer(

@@ -50,3 +50,15 @@ export class SlackCallError extends SlackAdapterError {
     this.slackError = details.slackError;
   }
 }
+
+/**
+ * A Socket Mode failure: the transport could not start because Slack refused the app token
+ * (`invalid_auth`, `not_authed`, ... in `cause`; `runtime.start()` rejects with it and the
+ * transport stops trying), or an envelope's ack could not be sent because the connection it
+ * arrived on had closed (the `error` of an `ack_failed` notice).
+ */
+export class SlackSocketModeError extends SlackAdapterError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RT_SLACK_SOCKET_MODE', message, options);
+  }
+}

@@ -2,6 +2,7 @@ export {
   SlackAdapterError,
   SlackCallError,
   SlackRequestError,
+  SlackSocketModeError,
   SlackTargetError,
   SlackTokenError,
 } from './errors.js';
@@ -38,6 +39,11 @@ export type {
 export { BUSY_OPTION_VALUE } from './respond/busy-surfaces.js';
 export { isSlackShape, SLACK_SHAPES, type SlackShape } from './shapes.js';
 export { createSlackAdapter, SlackAdapter } from './slack-adapter.js';
+export {
+  DEFAULT_SOCKET_MODE_OPTIONS,
+  type SlackSocketModeOptions,
+  type SocketModeLogLevel,
+} from './socket-mode/options.js';
 export {
   type SignatureCheck,
   type SignatureFailure,

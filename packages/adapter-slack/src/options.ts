@@ -2,6 +2,11 @@ import { DEFAULT_BODY_LIMIT_BYTES, type DispatchMode } from '@rt/core';
 import type { WebClientOptions } from '@slack/web-api';
 import type { SlackTokenResolver } from './normalize/installation.js';
 import { isSlackShape, SLACK_SHAPES, type SlackShape } from './shapes.js';
+import {
+  type ResolvedSocketModeOptions,
+  resolveSocketModeOptions,
+  type SlackSocketModeOptions,
+} from './socket-mode/options.js';
 
 /** Options of `createSlackAdapter`. Units are in the names. */
 export interface SlackAdapterOptions {
@@ -87,6 +92,12 @@ export interface SlackAdapterOptions {
   readonly clock?: () => number;
   /** `fetch` used for `response_url` posts and busy-signal calls. Default the global `fetch`. */
   readonly fetch?: typeof fetch;
+  /**
+   * Receive deliveries over Socket Mode (no public URL): `runtime.start()` opens the connection,
+   * `runtime.shutdown()` closes it after the busy acks are out (see the README's Socket Mode
+   * section). Unset: HTTP only.
+   */
+  readonly socketMode?: SlackSocketModeOptions;
 }
 
 /**
@@ -158,6 +169,8 @@ export interface ResolvedSlackOptions {
   readonly historyLimit: number;
   readonly clock: () => number;
   readonly fetch: typeof fetch;
+  /** `undefined` when the adapter serves HTTP only. */
+  readonly socketMode: ResolvedSocketModeOptions | undefined;
 }
 
 function positiveInteger(name: string, value: number): number {
@@ -296,5 +309,9 @@ export function resolveSlackOptions(options: SlackAdapterOptions): ResolvedSlack
     historyLimit: positiveInteger('historyLimit', options.historyLimit ?? d.historyLimit),
     clock: options.clock ?? Date.now,
     fetch: fetchImpl,
+    socketMode:
+      options.socketMode === undefined
+        ? undefined
+        : resolveSocketModeOptions(options.socketMode, apiUrl),
   });
 }

@@ -1,5 +1,6 @@
 import type { Observation, RtEvent } from '@rt/core';
-import { deferred, unreachableState } from '@rt/testing';
+import { createMemoryState } from '@rt/state-memory';
+import { deferred, stateWith, unreachableState } from '@rt/testing';
 import {
   buildAppMentionEvent,
   buildBlockActions,
@@ -297,5 +298,32 @@ describe.each(CASES)('$name', (shape) => {
     await h.observed((o) => o.type === 'prelude_error');
     await assertFollowUp(h, expected.followUp);
     expect(seen).toEqual([]);
+  });
+});
+
+describe('the dedupe policy of shapes Slack never redelivers', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('marks a block_suggestion for 3 s, not for the runtime-wide hour, and answers every keystroke', async () => {
+    const marks: [string, number][] = [];
+    const state = stateWith(createMemoryState(), (inner) => ({
+      markEvent: (key, ttlMs) => {
+        marks.push([key, ttlMs]);
+        return inner.markEvent(key, ttlMs);
+      },
+    }));
+    h = await startHarness({ state });
+    h.runtime.onSuggestion('external_select', (ctx) => syncAnswer(ctx.event));
+    h.runtime.onMessage(() => {});
+    for (const value of ['a', 'ab', 'ab']) {
+      const response = await h.send(buildBlockSuggestion({ value }));
+      expect(await bodyOf(response)).toMatchObject({ options: [{ value: 'ab-1' }] });
+    }
+    await h.send(buildMessageEvent());
+    expect(marks.map(([, ttlMs]) => ttlMs)).toEqual([3000, 3000, 3000, 3_600_000]);
   });
 });

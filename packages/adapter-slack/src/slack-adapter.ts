@@ -31,6 +31,7 @@ import {
 } from './outbound/slack-outbound.js';
 import { createSlackFollowUps, type SlackFollowUps } from './respond/follow-up.js';
 import type { SlackShape } from './shapes.js';
+import { SocketModeTransport } from './socket-mode/socket-mode-transport.js';
 
 /**
  * Slack: Events API, slash commands and interactivity behind one web-standard `handler` (HTTP),
@@ -47,6 +48,7 @@ export class SlackAdapter implements Adapter, HistoryReader {
   readonly #followUps: SlackFollowUps;
   readonly #answering = new PendingSet();
   readonly #core: SlackCoreDeps;
+  readonly #socketMode: SocketModeTransport | undefined;
   #handler: ((request: Request) => Promise<Response>) | undefined;
   #nodeListener: NodeListener | undefined;
   #runtime: RuntimeHandle | undefined;
@@ -71,6 +73,10 @@ export class SlackAdapter implements Adapter, HistoryReader {
       answering: this.#answering,
       notice,
     };
+    this.#socketMode =
+      this.#options.socketMode === undefined
+        ? undefined
+        : new SocketModeTransport(this.#core, this.#options.socketMode);
   }
 
   /**
@@ -121,8 +127,21 @@ export class SlackAdapter implements Adapter, HistoryReader {
   }
 
   /**
+   * Called by `runtime.start()`. With `socketMode` set, opens the Socket Mode connection and
+   * resolves once Slack said `hello` (failed attempts are retried with backoff meanwhile); rejects
+   * with `SlackSocketModeError` when Slack refuses the app token, and with `signal.reason` when
+   * the runtime shuts down first. Without `socketMode` there is nothing to open. Idempotent.
+   */
+  async start(signal?: AbortSignal): Promise<void> {
+    await this.#socketMode?.start(signal ?? new AbortController().signal);
+  }
+
+  /**
    * Called by `runtime.shutdown()` once admission has closed (idempotent; the HTTP server itself
-   * is the caller's to close). Resolves when the acknowledgements being built from a dispatch when
+   * is the caller's to close). With `socketMode` set, it first runs the Socket Mode shutdown
+   * (ADR 0007): every ack the socket owes (the busy acks of envelopes refused meanwhile included)
+   * goes out, events read after admission closed stay unacked so Slack redelivers them to a live
+   * connection, reconnecting stops, and the socket closes, awaited. Then it resolves when the acknowledgements being built from a dispatch when
    * it began (each bounded by `ackDeadlineMs`) are out, and the busy-signal follow-ups in flight
    * then (each bounded by `busySignalTimeoutMs`) have settled: it converges while requests keep
    * arriving. Rejects with `signal.reason` when `signal` (the runtime's step deadline) aborts
@@ -130,6 +149,7 @@ export class SlackAdapter implements Adapter, HistoryReader {
    * `drain()`.
    */
   async stop(signal?: AbortSignal): Promise<void> {
+    await this.#socketMode?.stop(signal ?? new AbortController().signal);
     await this.drainFollowUps(signal);
   }
 

@@ -35,12 +35,20 @@ Flags (range in brackets):
   --time-scale K      divide Slack's retry delays by K [${range(b.timeScale)}]        default ${d.timeScale}
   --seed N            seed of the traffic plan [${range(b.seed)}]          default ${d.seed}
   --heap-budget-mb N  peak heap budget for the memory check [${range(b.heapBudgetMb)}] default ${d.heapBudgetMb}
+  --socket-mode       the same flood over Slack Socket Mode instead of HTTP, with a deploy in the
+                      middle: a second instance connects, the first shuts down mid-flood
   --help              show this text
 `;
 
 /** The outcome of parsing argv: a config (with its timers), a request for help, or a usage error. */
 export type ParsedFlags =
-  | { readonly kind: 'run'; readonly config: DemoConfig; readonly timings: DemoTimings }
+  | {
+      readonly kind: 'run';
+      readonly config: DemoConfig;
+      readonly timings: DemoTimings;
+      /** `--socket-mode`: the Socket Mode run with a deploy mid-flood. */
+      readonly transport: 'http' | 'socket-mode';
+    }
   | { readonly kind: 'help' }
   | { readonly kind: 'error'; readonly message: string };
 
@@ -78,6 +86,7 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         'time-scale': { type: 'string' },
         seed: { type: 'string' },
         'heap-budget-mb': { type: 'string' },
+        'socket-mode': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -126,7 +135,12 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         b.heapBudgetMb,
       ),
     };
-    return { kind: 'run', config, timings: validateConfig(config) };
+    return {
+      kind: 'run',
+      config,
+      timings: validateConfig(config),
+      transport: values['socket-mode'] === true ? 'socket-mode' : 'http',
+    };
   } catch (error) {
     return { kind: 'error', message: (error as Error).message.replace(/\s*\n\s*/g, ' ') };
   }

@@ -7,6 +7,14 @@ import type { SlackShape } from '../shapes.js';
 import { installationOfInteractive, tenantOf } from './installation.js';
 import { type NormalizeContext, type Normalized, textOf } from './normalized.js';
 
+/**
+ * Lifetime of a `block_suggestion`'s dedupe mark: Slack's 3 s answer window, after which the
+ * request is dead. Its id is unique per receipt, so the mark never dedupes anything; it is still
+ * taken (not skipped with `dedupeTtlMs: 0`) so a State outage answers "unavailable" like every
+ * other shape instead of running the handler unmarked.
+ */
+export const SUGGESTION_DEDUPE_TTL_MS = 3000;
+
 const KINDS: Readonly<Record<string, EventKind>> = {
   block_actions: 'action',
   message_action: 'shortcut',
@@ -20,7 +28,9 @@ const KINDS: Readonly<Record<string, EventKind>> = {
  * A stable id for a direct invocation. `trigger_id` is unique per user gesture; views without one
  * use `view.id` + `view.hash`. `block_suggestion` carries neither a trigger nor a per-keystroke id
  * and is never redelivered, while typing the same query twice is two real requests: each receipt
- * gets its own id so the dedupe mark can never swallow a keystroke.
+ * gets its own id so no dedupe mark can swallow a keystroke, and its mark lives only
+ * `SUGGESTION_DEDUPE_TTL_MS` (a mark per keystroke kept for the default hour would only fill the
+ * State).
  */
 function idOf(payload: SlackInteractive): string | undefined {
   if (payload.type === 'block_suggestion') {
@@ -62,8 +72,8 @@ function choseBusyOption(payload: SlackInteractive): boolean {
  * Normalises an interactive payload (docs/events.md): `block_actions` → `action` (first action's
  * id), `message_action` and `shortcut` → `shortcut` (`shortcutId` = its callback id),
  * `view_submission` → `form_submit` and `view_closed` → `form_close` (`formId` = the view's
- * callback id), `block_suggestion` → `suggestion` (`actionId` = the field, text = the typed query). Channel and thread come from the
- * originating message when there is one. Choices of the busy placeholder option are never
+ * callback id), `block_suggestion` → `suggestion` (`actionId` = the field, text = the typed query; a 3 s
+ * dedupe mark). Channel and thread come from the originating message when there is one. Choices of the busy placeholder option are never
  * dispatched. Throws `SlackRequestError` for a payload without a tenant or an id.
  */
 export function normalizeInteractive(payload: SlackInteractive, ctx: NormalizeContext): Normalized {
@@ -108,6 +118,7 @@ export function normalizeInteractive(payload: SlackInteractive, ctx: NormalizeCo
       ...idsOf(payload),
       retry: ctx.retry,
       receivedAt: ctx.receivedAt,
+      ...(shape === 'block_suggestion' ? { dedupeTtlMs: SUGGESTION_DEDUPE_TTL_MS } : {}),
       payload,
     },
   };

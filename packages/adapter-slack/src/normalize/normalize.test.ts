@@ -186,6 +186,11 @@ describe('direct invocation normalisation', () => {
     expect(first).toMatchObject({ kind: 'suggestion', actionId: 'pick', text: 'ab' });
     expect(first.id).not.toBe(second.id);
   });
+
+  it('asks for a 3 s dedupe mark for a block_suggestion, and the default mark for other shapes', async () => {
+    expect(await eventOf(buildBlockSuggestion())).toMatchObject({ dedupeTtlMs: 3000 });
+    expect((await eventOf(buildViewClosed())).dedupeTtlMs).toBeUndefined();
+  });
 });
 
 describe('the busy placeholder option', () => {

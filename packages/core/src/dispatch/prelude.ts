@@ -70,9 +70,11 @@ export async function runPrelude(
     slot = admitted;
   }
   host.ledger.open();
-  let marked: boolean;
+  // An event the platform never redelivers may ask for a shorter mark, or none (`dedupeTtlMs: 0`).
+  const ttlMs = event.dedupeTtlMs ?? host.dedupeTtlMs;
+  let marked = true;
   try {
-    marked = await host.state.markEvent(dedupeKeyOf(event), host.dedupeTtlMs);
+    if (ttlMs > 0) marked = await host.state.markEvent(dedupeKeyOf(event), ttlMs);
   } catch (error) {
     slot?.release();
     host.emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });

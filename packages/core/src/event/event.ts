@@ -74,6 +74,14 @@ export interface RtEvent<Payload = unknown> {
   readonly shortcutId?: string;
   /** Set when the platform marked this delivery as a retry. */
   readonly retry?: DeliveryRetry;
+  /**
+   * Lifetime of this event's dedupe mark in ms, overriding the runtime's `dedupeTtlMs`. `0` marks
+   * nothing: for shapes the platform never redelivers whose id is unique per receipt (Slack
+   * `block_suggestion`: one per keystroke), so no mark per keystroke is kept for the default hour
+   * and the State is not touched. Unset (the default): the runtime's `dedupeTtlMs`. An integer
+   * `>= 0`, else `InvalidEventError`.
+   */
+  readonly dedupeTtlMs?: number;
   /** Epoch milliseconds at which the adapter received it. */
   readonly receivedAt: number;
   /** The platform payload, untouched. Never stored in State. */

@@ -35,6 +35,12 @@ export function validateEvent(event: RtEvent): void {
   if (typeof event.receivedAt !== 'number' || !Number.isFinite(event.receivedAt)) {
     throw new InvalidEventError('event.receivedAt must be a finite number of epoch milliseconds');
   }
+  const ttl: unknown = event.dedupeTtlMs;
+  if (ttl !== undefined && !(Number.isSafeInteger(ttl) && (ttl as number) >= 0)) {
+    throw new InvalidEventError(
+      `event.dedupeTtlMs must be an integer >= 0 when set, got ${String(ttl)}`,
+    );
+  }
 }
 
 /** The dedupe key of an event's identity `(adapter, tenant, id)`, unambiguous for any strings. */

@@ -19,6 +19,43 @@ describe('dispatch', () => {
     expect(observations.map((o) => o.type)).toEqual(['dispatch_admitted', 'dispatch_finished']);
   });
 
+  it("marks an event for its own dedupeTtlMs when it carries one, else for the runtime's", async () => {
+    const { runtime, adapter, state } = setup({ dedupeTtlMs: 60_000 });
+    runtime.onMessage(() => {});
+    await settledOf(await adapter.send({ id: 'E-default' }));
+    await settledOf(await adapter.send({ id: 'E-short', dedupeTtlMs: 5_000 }));
+    const now = Date.now();
+    expect(state.marks.get('event:test:T1:E-default')).toBe(now + 60_000);
+    expect(state.marks.get('event:test:T1:E-short')).toBe(now + 5_000);
+  });
+
+  it('marks nothing for an event with dedupeTtlMs 0 and handles every receipt of it', async () => {
+    const { runtime, adapter, state, ofType } = setup();
+    let handled = 0;
+    runtime.onMessage(() => {
+      handled += 1;
+    });
+    for (let receipt = 0; receipt < 2; receipt += 1) {
+      const result = await adapter.send({ id: 'E-keystroke', dedupeTtlMs: 0 });
+      expect(result.status).toBe('accepted');
+      await settledOf(result);
+    }
+    expect(handled).toBe(2);
+    expect(state.calls.filter((c) => c.startsWith('markEvent'))).toEqual([]);
+    expect(ofType('dispatch_finished').map((o) => o.outcome)).toEqual(['completed', 'completed']);
+  });
+
+  it('refuses an event whose dedupeTtlMs is not an integer >= 0', async () => {
+    const { runtime, state } = setup();
+    runtime.onMessage(() => {});
+    for (const dedupeTtlMs of [-1, 1.5, Number.NaN, '10' as unknown as number]) {
+      await expect(runtime.dispatch(makeEvent({ adapter: 'test', dedupeTtlMs }))).rejects.toThrow(
+        /dedupeTtlMs/,
+      );
+    }
+    expect(state.calls).toEqual([]);
+  });
+
   it('reports unrouted deliveries with an outcome and no State call', async () => {
     const { runtime, adapter, state, ofType } = setup();
     await expect(adapter.send()).resolves.toEqual({ status: 'unrouted' });

@@ -12,6 +12,24 @@ export {
   SLACK_TEST_IDS,
 } from './event-payloads.js';
 export {
+  type FakeConnectionsOpenFailure,
+  type FakeDisconnectReason,
+  type FakeSendOptions,
+  type FakeSocketAck,
+  type FakeSocketMode,
+  type FakeSocketModeOptions,
+  startFakeSocketMode,
+} from './fake-socket-mode.js';
+export type {
+  FakeSocketClose,
+  FakeSocketConnection,
+} from './fake-socket-mode-connection.js';
+export type {
+  FakeEnvelope,
+  FakeEnvelopeInput,
+  FakeEnvelopeType,
+} from './fake-socket-mode-envelopes.js';
+export {
   type FakeFailure,
   type FakeSlackApi,
   type FakeSlackApiCall,

@@ -1,0 +1,369 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import { type FakeSocketConnection, ServerConnection } from './fake-socket-mode-connection.js';
+import {
+  envelopeInputOf,
+  envelopeOf,
+  eventIdOf,
+  type FakeEnvelope,
+  type FakeEnvelopeInput,
+  parseAck,
+} from './fake-socket-mode-envelopes.js';
+import type { SlackTestPayload } from './payload.js';
+
+/** One acknowledgement the fake received. */
+export interface FakeSocketAck {
+  readonly envelopeId: string;
+  /** The ack's `payload`; `undefined` when the frame had none (the client library sends `{}`). */
+  readonly payload: Record<string, unknown> | undefined;
+  /** The connection it arrived on. */
+  readonly connection: number;
+  /** The envelope it acknowledges; `undefined` for an id the fake never sent. */
+  readonly envelope: FakeEnvelope | undefined;
+}
+
+/** Why the fake sends a `disconnect` frame (Slack's reasons). */
+export type FakeDisconnectReason =
+  | 'refresh_requested'
+  | 'warning'
+  | 'link_disabled'
+  | 'too_many_websockets';
+
+/** How failing `apps.connections.open` calls answer. */
+export interface FakeConnectionsOpenFailure {
+  /** HTTP status. Default 200 with `{ ok: false, error }`. */
+  readonly status?: number;
+  /** Slack's error code. Default `internal_error`. */
+  readonly error?: string;
+}
+
+/** Options of `startFakeSocketMode`. */
+export interface FakeSocketModeOptions {
+  /** The app token `apps.connections.open` accepts. Default: any token starting with `xapp-`. */
+  readonly appToken?: string;
+  /**
+   * After how many ms an unacknowledged `events_api` envelope is redelivered (new envelope id,
+   * `retry_attempt` + 1, `retry_reason: 'timeout'`) to a live connection, preferring one other
+   * than the connection that did not ack it. A list gives the wait per attempt (the first entry
+   * after the first delivery, the next after retry 1, ...; the last one repeats). `false`: only
+   * `redeliverUnacked()` redelivers. Default 3000 (Slack's acknowledgement window).
+   */
+  readonly redeliverAfterMs?: number | readonly number[] | false;
+  /** Redeliveries of one event before the fake gives up on it (`expired`). Default 3. */
+  readonly maxRetries?: number;
+}
+
+/** Options of `send`. */
+export interface FakeSendOptions {
+  /** The connection to send on. Default: the newest open one. */
+  readonly to?: FakeSocketConnection;
+}
+
+/** A running fake of Slack's Socket Mode endpoints. */
+export interface FakeSocketMode {
+  /** Web API base URL for `clientOptions.slackApiUrl` (ends with `/api/`). */
+  readonly apiUrl: string;
+  /** Every connection accepted so far, oldest first. */
+  readonly connections: readonly FakeSocketConnection[];
+  /** Every acknowledgement received, in arrival order. */
+  readonly acks: readonly FakeSocketAck[];
+  /** Every envelope sent, on any connection, in order (redeliveries included). */
+  readonly sent: readonly FakeEnvelope[];
+  /** `events_api` envelopes whose last retry went unacknowledged: Slack gave up on them. */
+  readonly expired: readonly FakeEnvelope[];
+  /** How many times `apps.connections.open` was called (failed calls included). */
+  readonly connectionsOpenCalls: number;
+  /** The connections open right now, oldest first. */
+  openConnections(): FakeSocketConnection[];
+  /**
+   * Sends an envelope: a payload from the `@rt/testing/slack` builders (its type inferred) or an
+   * explicit `{ type, payload }`. Throws when the target connection is not open.
+   */
+  send(payload: SlackTestPayload | FakeEnvelopeInput, options?: FakeSendOptions): FakeEnvelope;
+  /** The acks of one envelope (normally zero or one). */
+  acksOf(envelopeId: string): FakeSocketAck[];
+  /** Every envelope sent for an Events API `event_id` (first delivery and redeliveries). */
+  deliveriesOf(eventId: string): FakeEnvelope[];
+  /** Sends a `disconnect` frame (default on the newest open connection). */
+  disconnect(reason: FakeDisconnectReason, connection?: FakeSocketConnection): void;
+  /** Destroys a connection's socket without a close frame (default the newest open one). */
+  drop(connection?: FakeSocketConnection): void;
+  /**
+   * Stops reading a connection (default the newest open one): its acks and its close frame go
+   * unread, so the client's close handshake hangs (a peer that never answers it).
+   */
+  stall(connection?: FakeSocketConnection): void;
+  /** Makes the next `times` calls of `apps.connections.open` fail. */
+  failConnectionsOpen(times: number, failure?: FakeConnectionsOpenFailure): void;
+  /** Redelivers every unacknowledged `events_api` envelope now; returns the new envelopes. */
+  redeliverUnacked(): FakeEnvelope[];
+  /** Resolves with the `count`-th connection (1-based) once it has been greeted with `hello`. */
+  waitForConnection(count?: number, timeoutMs?: number): Promise<FakeSocketConnection>;
+  /** Resolves with the first ack of `envelopeId`. */
+  waitForAck(envelopeId: string, timeoutMs?: number): Promise<FakeSocketAck>;
+  /** Resolves with `check()`'s first defined value, re-checked on every frame and connection. */
+  waitFor<T>(check: () => T | undefined, timeoutMs?: number): Promise<T>;
+  /** Stops the timers, terminates every socket and closes the server. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** An `events_api` envelope waiting for its ack. */
+interface Unacked {
+  readonly input: FakeEnvelopeInput;
+  readonly envelope: FakeEnvelope;
+  readonly connection: ServerConnection;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+const DEFAULT_TIMEOUT_MS = 5000;
+
+/**
+ * Starts a fake Slack Socket Mode on 127.0.0.1, port 0: `POST /api/apps.connections.open` (Bearer
+ * app token) answers `{ ok: true, url: "ws://127.0.0.1:PORT/link/?ticket=..." }` (single-use
+ * tickets); the WebSocket server greets each connection with `hello`, sends envelopes, records
+ * acks with their payloads, sends `disconnect` frames, drops sockets, and redelivers
+ * unacknowledged `events_api` envelopes like Slack (new envelope id, same `event_id`,
+ * `retry_attempt` 1..3) to whichever connection is live. Use it with the real
+ * `@slack/socket-mode` client: `clientOptions: { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } }`.
+ */
+export async function startFakeSocketMode(
+  options: FakeSocketModeOptions = {},
+): Promise<FakeSocketMode> {
+  const redeliverAfterMs = options.redeliverAfterMs ?? 3000;
+  const maxRetries = options.maxRetries ?? 3;
+  const connections: ServerConnection[] = [];
+  const acks: FakeSocketAck[] = [];
+  const sent: FakeEnvelope[] = [];
+  const expired: FakeEnvelope[] = [];
+  const byEnvelopeId = new Map<string, FakeEnvelope>();
+  const unacked = new Map<string, Unacked>();
+  /** Redeliveries waiting for a live connection. */
+  const waitingForConnection: Unacked[] = [];
+  const tickets = new Set<string>();
+  const waiters = new Set<() => void>();
+  let openFailures = { remaining: 0, status: 200, error: 'internal_error' };
+  let connectionsOpenCalls = 0;
+  let closing: Promise<void> | undefined;
+
+  const changed = () => {
+    for (const wake of [...waiters]) wake();
+  };
+  const open = () => connections.filter((connection) => connection.open);
+
+  const sendOn = (
+    connection: ServerConnection,
+    input: FakeEnvelopeInput,
+    envelope: FakeEnvelope,
+  ) => {
+    if (!connection.sendEnvelope(envelope)) return false;
+    sent.push(envelope);
+    byEnvelopeId.set(envelope.envelope_id, envelope);
+    if (envelope.type === 'events_api') {
+      const entry: Unacked = { input, envelope, connection, timer: undefined };
+      unacked.set(envelope.envelope_id, entry);
+      if (redeliverAfterMs !== false) {
+        const attempt = envelope.retry_attempt ?? 0;
+        const waitMs =
+          typeof redeliverAfterMs === 'number'
+            ? redeliverAfterMs
+            : (redeliverAfterMs[Math.min(attempt, redeliverAfterMs.length - 1)] ?? 3000);
+        entry.timer = setTimeout(() => redeliver(entry), waitMs);
+        entry.timer.unref();
+      }
+    }
+    changed();
+    return true;
+  };
+
+  /** Sends the next attempt of `entry` to a live connection; false when none is open. */
+  const resend = (entry: Unacked): boolean => {
+    const live = open();
+    const target = live.reverse().find((c) => c !== entry.connection) ?? live[0];
+    if (target === undefined) return false;
+    const attempt = (entry.envelope.retry_attempt ?? 0) + 1;
+    return sendOn(target, entry.input, envelopeOf(entry.input, { attempt, reason: 'timeout' }));
+  };
+
+  const redeliver = (entry: Unacked): FakeEnvelope | undefined => {
+    if (closing !== undefined || !unacked.delete(entry.envelope.envelope_id)) return undefined;
+    clearTimeout(entry.timer);
+    if ((entry.envelope.retry_attempt ?? 0) >= maxRetries) {
+      expired.push(entry.envelope);
+      changed();
+      return undefined;
+    }
+    if (!resend(entry)) {
+      waitingForConnection.push(entry);
+      return undefined;
+    }
+    return sent[sent.length - 1];
+  };
+
+  const onAck = (connection: ServerConnection, raw: string) => {
+    const ack = parseAck(raw);
+    if (ack === undefined) return;
+    const pending = unacked.get(ack.envelopeId);
+    if (pending !== undefined) {
+      clearTimeout(pending.timer);
+      unacked.delete(ack.envelopeId);
+    }
+    acks.push({ ...ack, connection: connection.id, envelope: byEnvelopeId.get(ack.envelopeId) });
+    changed();
+  };
+
+  const handleHttp = (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    const send = (status: number, body: Record<string, unknown>) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(body));
+    };
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (req.method !== 'POST' || path !== '/api/apps.connections.open') {
+      send(404, { ok: false, error: 'unknown_method' });
+      return;
+    }
+    connectionsOpenCalls += 1;
+    changed();
+    if (openFailures.remaining > 0) {
+      openFailures.remaining -= 1;
+      send(openFailures.status, { ok: false, error: openFailures.error });
+      return;
+    }
+    const header = req.headers.authorization ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+    const valid =
+      options.appToken === undefined ? token.startsWith('xapp-') : token === options.appToken;
+    if (!valid) {
+      send(200, { ok: false, error: token.length === 0 ? 'not_authed' : 'invalid_auth' });
+      return;
+    }
+    const ticket = randomUUID();
+    tickets.add(ticket);
+    send(200, { ok: true, url: `ws://127.0.0.1:${port}/link/?ticket=${ticket}&app_id=A0APP` });
+  };
+
+  const server = createServer(handleHttp);
+  const wss = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (req, socket, head) => {
+    const ticket = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('ticket') ?? '';
+    if (!tickets.delete(ticket) || closing !== undefined) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const connection = new ServerConnection(connections.length + 1, ws, socket, changed);
+      connections.push(connection);
+      ws.on('message', (data, isBinary) => {
+        if (!isBinary) onAck(connection, data.toString());
+      });
+      connection.sendFrame({
+        type: 'hello',
+        num_connections: open().length,
+        debug_info: { host: 'fake-socket-mode', approximate_connection_time: 18060 },
+        connection_info: { app_id: 'A0APP' },
+      });
+      for (const entry of waitingForConnection.splice(0)) {
+        if (!resend(entry)) waitingForConnection.push(entry);
+      }
+      changed();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  const newestOpen = (): ServerConnection => {
+    const connection = open().at(-1);
+    if (connection === undefined) throw new Error('fake Socket Mode: no open connection');
+    return connection;
+  };
+  const own = (connection: FakeSocketConnection | undefined): ServerConnection => {
+    if (connection === undefined) return newestOpen();
+    const found = connections.find((c) => c === connection);
+    if (found === undefined) throw new Error('fake Socket Mode: not one of its connections');
+    return found;
+  };
+
+  const waitFor = <T>(check: () => T | undefined, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const now = check();
+      if (now !== undefined) {
+        resolve(now);
+        return;
+      }
+      const timer = setTimeout(() => {
+        waiters.delete(wake);
+        reject(new Error(`fake Socket Mode: condition not met within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const wake = () => {
+        const value = check();
+        if (value === undefined) return;
+        clearTimeout(timer);
+        waiters.delete(wake);
+        resolve(value);
+      };
+      waiters.add(wake);
+    });
+
+  return {
+    apiUrl: `http://127.0.0.1:${port}/api/`,
+    connections,
+    acks,
+    sent,
+    expired,
+    get connectionsOpenCalls() {
+      return connectionsOpenCalls;
+    },
+    openConnections: open,
+    send: (payload, sendOptions = {}) => {
+      const target = own(sendOptions.to);
+      const input = envelopeInputOf(payload);
+      const envelope = envelopeOf(input);
+      if (!sendOn(target, input, envelope)) {
+        throw new Error(`fake Socket Mode: connection ${target.id} is not open`);
+      }
+      return envelope;
+    },
+    acksOf: (envelopeId) => acks.filter((ack) => ack.envelopeId === envelopeId),
+    deliveriesOf: (eventId) => sent.filter((envelope) => eventIdOf(envelope) === eventId),
+    disconnect: (reason, connection) => {
+      own(connection).sendFrame({
+        type: 'disconnect',
+        reason,
+        debug_info: { host: 'fake-socket-mode' },
+      });
+    },
+    drop: (connection) => own(connection).drop(),
+    stall: (connection) => own(connection).stall(),
+    failConnectionsOpen: (times, failure = {}) => {
+      openFailures = {
+        remaining: times,
+        status: failure.status ?? 200,
+        error: failure.error ?? 'internal_error',
+      };
+    },
+    redeliverUnacked: () =>
+      [...unacked.values()].flatMap((entry) => {
+        const next = redeliver(entry);
+        return next === undefined ? [] : [next];
+      }),
+    waitForConnection: (count = 1, timeoutMs) => waitFor(() => connections[count - 1], timeoutMs),
+    waitForAck: (envelopeId, timeoutMs) =>
+      waitFor(() => acks.find((ack) => ack.envelopeId === envelopeId), timeoutMs),
+    waitFor,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        for (const entry of unacked.values()) clearTimeout(entry.timer);
+        for (const connection of connections) if (connection.open) connection.drop();
+        wss.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
