@@ -1,7 +1,9 @@
 /**
  * A Socket Mode client process for the socket benchmark. argv[2] is JSON `{ kind, apiUrl }`:
  * - `ws`: the baseline, a bare `ws` client that parses each envelope and acks its id;
- * - `slack-client`: the real `@slack/socket-mode` client, acking each event in its listener.
+ * - `slack-client`: the real `@slack/socket-mode` client, acking each event in its listener;
+ * - `rt`: rt's Slack adapter with `socketMode` (the same client, guarded, on the transport-neutral
+ *   core) and a runtime on memory State with a no-op `onMention` handler, deferred dispatch.
  * It sends `{ type: 'ready' }` once started and runs until it is stopped.
  */
 import { SocketModeClient } from '@slack/socket-mode';
@@ -33,6 +35,17 @@ if (kind === 'ws') {
     await ack();
   });
   await client.start();
+} else if (kind === 'rt') {
+  const { createSlackAdapter } = await import('@rt/adapter-slack');
+  const { createRuntime } = await import('@rt/core');
+  const { createMemoryState } = await import('@rt/state-memory');
+  const slack = createSlackAdapter({
+    botToken: 'xoxb-bench',
+    socketMode: { appToken: APP_TOKEN, apiUrl },
+  });
+  const runtime = createRuntime({ state: createMemoryState(), adapters: [slack] });
+  runtime.onMention(() => {});
+  await runtime.start();
 } else {
   throw new TypeError(`unknown socket client kind "${kind}"`);
 }
