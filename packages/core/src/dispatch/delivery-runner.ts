@@ -60,15 +60,24 @@ export class DeliveryRunner {
     return result;
   };
 
-  /** Runs a deferred delivery; resolves (never rejects) with its outcome once its slot is free. */
+  /**
+   * Runs a deferred delivery; resolves (never rejects) with its outcome once its slot is free. One
+   * async frame and one timer (with a shared callback, no closure) per delivery in flight.
+   */
   async runDeferred(delivery: Delivery): Promise<FinishedDelivery> {
-    const timeoutMs = this.#detachTimeoutMs;
-    const timer = setTimeout(
-      () => delivery.controller.abort(new DetachTimeoutError(timeoutMs)),
-      timeoutMs,
-    );
+    if (!this.#strategy) throw new Error('DeliveryRunner used before its strategy was set');
+    const timer = setTimeout(abortDetached, this.#detachTimeoutMs, delivery, this.#detachTimeoutMs);
     timer.unref?.();
-    const result = await this.#runStrategy(delivery);
+    this.#live.add(delivery);
+    if (this.#graceOver) delivery.controller.abort(new ShutdownError());
+    let result: HandledResult;
+    try {
+      result = await this.#strategy.run(delivery);
+    } catch (error) {
+      result = { outcome: 'failed', error };
+    } finally {
+      this.#live.delete(delivery);
+    }
     clearTimeout(timer);
     delivery.slot?.release();
     return this.#ledger.settle(delivery, result);
@@ -135,4 +144,9 @@ export class DeliveryRunner {
       this.#live.delete(delivery);
     }
   }
+}
+
+/** The detach timeout of a deferred delivery (a shared timer callback: no closure per delivery). */
+function abortDetached(delivery: Delivery, timeoutMs: number): void {
+  delivery.controller.abort(new DetachTimeoutError(timeoutMs));
 }
