@@ -45,8 +45,14 @@ export interface Delivery {
 export function newDelivery(
   fields: Omit<Delivery, 'progress' | 'controller' | 'acceptedAt'>,
 ): Delivery {
+  // A literal, not a spread: one object shape for every delivery, fields in-object.
   return {
-    ...fields,
+    event: fields.event,
+    handlers: fields.handlers,
+    adapter: fields.adapter,
+    mode: fields.mode,
+    scopeKey: fields.scopeKey,
+    slot: fields.slot,
     controller: new Cancellation(),
     acceptedAt: Date.now(),
     progress: { started: false, handled: undefined, finished: undefined },

@@ -1,4 +1,4 @@
-import type { Adapter, OutboundMessage } from '../adapter/adapter.js';
+import type { Adapter } from '../adapter/adapter.js';
 import { hasErrorCode } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 import type { HeldLock } from '../locks/lock-manager.js';
@@ -46,7 +46,7 @@ export async function invokeHandlers(
           ...(extras.signals ?? []),
           extras.lock?.cancellation,
         ]);
-  const ctx = makeContext(delivery.event, delivery.adapter, delivery, controller, extras);
+  const ctx = new RunContext(delivery, controller, extras);
   let response: unknown;
   let error: unknown;
   let failed = false;
@@ -76,26 +76,36 @@ export async function invokeHandlers(
 /** Shared by every context without skipped events (frozen: handlers cannot change it). */
 const NO_EVENTS: readonly RtEvent[] = Object.freeze([]);
 
-function makeContext(
-  event: RtEvent,
-  adapter: Adapter,
-  delivery: Delivery,
-  cancellation: Cancellation,
-  extras: InvokeExtras,
-): HandlerContext {
-  return {
-    event,
-    get signal() {
-      return cancellation.signal;
-    },
-    mode: delivery.mode,
-    lock: extras.lock ? { key: extras.lock.key, fence: extras.lock.fence } : undefined,
-    skipped: extras.skipped ?? NO_EVENTS,
-    batch: extras.batch ?? [event],
-    adapter,
-    reply: (message: string | OutboundMessage, options?: { readonly signal?: AbortSignal }) =>
+/**
+ * One handler run's context. `signal` is a prototype getter over the run's lazy cancellation (no
+ * closure or accessor per delivery); `reply` stays an own property so it can be destructured.
+ */
+class RunContext implements HandlerContext {
+  readonly event: RtEvent;
+  readonly mode: Delivery['mode'];
+  readonly lock: HandlerContext['lock'];
+  readonly skipped: readonly RtEvent[];
+  readonly batch: readonly RtEvent[];
+  readonly adapter: Adapter;
+  readonly reply: HandlerContext['reply'];
+  readonly #cancellation: Cancellation;
+
+  constructor(delivery: Delivery, cancellation: Cancellation, extras: InvokeExtras) {
+    const { event, adapter } = delivery;
+    this.event = event;
+    this.mode = delivery.mode;
+    this.lock = extras.lock ? { key: extras.lock.key, fence: extras.lock.fence } : undefined;
+    this.skipped = extras.skipped ?? NO_EVENTS;
+    this.batch = extras.batch ?? [event];
+    this.adapter = adapter;
+    this.#cancellation = cancellation;
+    this.reply = (message, options) =>
       adapter.reply(event, typeof message === 'string' ? { text: message } : message, {
         signal: options?.signal ?? cancellation.signal,
-      }),
-  };
+      });
+  }
+
+  get signal(): AbortSignal {
+    return this.#cancellation.signal;
+  }
 }

@@ -36,6 +36,21 @@ describe('Cancellation', () => {
     expect(listener).not.toHaveBeenCalled();
   });
 
+  it('removes any listener in constant time, keeping the order of the others', () => {
+    const cancel = new Cancellation();
+    const calls: string[] = [];
+    const removers = ['a', 'b', 'c', 'd'].map((name) => cancel.onAbort(() => calls.push(name)));
+    removers[1]!();
+    removers[3]!();
+    removers[3]!();
+    expect(cancel.listenerCount).toBe(2);
+    cancel.abort('x');
+    expect(calls).toEqual(['a', 'c']);
+    expect(cancel.listenerCount).toBe(0);
+    removers[0]!();
+    expect(cancel.listenerCount).toBe(0);
+  });
+
   it('builds its AbortSignal only on first read, then mirrors the abort', () => {
     const early = new Cancellation();
     const signal = early.signal;
@@ -58,7 +73,9 @@ describe('Cancellation', () => {
     expect(child.reason).toBe('from the signal');
     const other = new Cancellation();
     const detachOther = other.follow([parent]);
+    expect(parent.listenerCount).toBe(2);
     detachOther();
+    expect(parent.listenerCount).toBe(1);
     parent.abort('late');
     expect(other.aborted).toBe(false);
     detach();

@@ -10,12 +10,27 @@
 /** Something that can end work: a `Cancellation` or a platform `AbortSignal`. */
 export type CancelSource = Cancellation | AbortSignal;
 
+/** One registered listener: a node of its cancellation's doubly linked list (O(1) removal). */
+class ListenerNode {
+  prev: ListenerNode | undefined;
+  next: ListenerNode | undefined;
+  owner: Cancellation | undefined;
+  constructor(
+    readonly listener: (reason: unknown) => void,
+    owner: Cancellation,
+  ) {
+    this.owner = owner;
+  }
+}
+
 /** A one-shot cancellation with listeners; see the module comment. */
 export class Cancellation {
   #aborted = false;
   #reason: unknown;
   #controller: AbortController | undefined;
-  #listeners: Set<(reason: unknown) => void> | undefined;
+  #head: ListenerNode | undefined;
+  #tail: ListenerNode | undefined;
+  #count = 0;
 
   /** True once `abort` was called (or a followed source aborted). */
   get aborted(): boolean {
@@ -48,9 +63,18 @@ export class Cancellation {
     this.#aborted = true;
     this.#reason =
       reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
-    const listeners = this.#listeners;
-    this.#listeners = undefined;
-    if (listeners !== undefined) for (const listener of listeners) listener(this.#reason);
+    let node = this.#head;
+    this.#head = undefined;
+    this.#tail = undefined;
+    this.#count = 0;
+    while (node !== undefined) {
+      const next = node.next;
+      node.owner = undefined;
+      node.prev = undefined;
+      node.next = undefined;
+      node.listener(this.#reason);
+      node = next;
+    }
     this.#controller?.abort(this.#reason);
   }
 
@@ -65,17 +89,37 @@ export class Cancellation {
    */
   onAbort(listener: (reason: unknown) => void): () => void {
     if (this.#aborted) return noop;
-    const wrapped = (reason: unknown) => listener(reason);
-    this.#listeners ??= new Set();
-    this.#listeners.add(wrapped);
-    return () => {
-      this.#listeners?.delete(wrapped);
-    };
+    const node = this.#add(listener);
+    return () => this.#remove(node);
   }
 
   /** Listeners registered and not removed (for tests proving cleanup). */
   get listenerCount(): number {
-    return this.#listeners?.size ?? 0;
+    return this.#count;
+  }
+
+  #add(listener: (reason: unknown) => void): ListenerNode {
+    const node = new ListenerNode(listener, this);
+    if (this.#tail === undefined) this.#head = node;
+    else {
+      this.#tail.next = node;
+      node.prev = this.#tail;
+    }
+    this.#tail = node;
+    this.#count += 1;
+    return node;
+  }
+
+  #remove(node: ListenerNode): void {
+    if (node.owner !== this) return;
+    node.owner = undefined;
+    if (node.prev === undefined) this.#head = node.next;
+    else node.prev.next = node.next;
+    if (node.next === undefined) this.#tail = node.prev;
+    else node.next.prev = node.prev;
+    node.prev = undefined;
+    node.next = undefined;
+    this.#count -= 1;
   }
 
   /**
@@ -84,27 +128,31 @@ export class Cancellation {
    * when the work is done. A followed `AbortSignal` gets one listener, removed by the detacher.
    */
   follow(sources: readonly (CancelSource | undefined)[]): () => void {
-    let detachers: (() => void)[] | undefined;
+    const forward = (reason: unknown) => this.abort(reason);
+    let first: (() => void) | undefined;
+    let rest: (() => void)[] | undefined;
     for (const source of sources) {
       if (source === undefined) continue;
       if (source.aborted) {
         this.abort(source.reason);
         break;
       }
-      const detach = listen(source, (reason) => this.abort(reason));
-      if (detachers === undefined) detachers = [detach];
-      else detachers.push(detach);
+      const detach = listen(source, forward);
+      if (first === undefined) first = detach;
+      else if (rest === undefined) rest = [detach];
+      else rest.push(detach);
     }
-    if (detachers === undefined) return noop;
-    const all = detachers;
+    if (first === undefined) return noop;
+    const detachAll = () => {
+      first?.();
+      first = undefined;
+      if (rest !== undefined) for (const detach of rest.splice(0)) detach();
+    };
     if (this.#aborted) {
-      for (const detach of all) detach();
+      detachAll();
       return noop;
     }
-    return () => {
-      for (const detach of all) detach();
-      all.length = 0;
-    };
+    return detachAll;
   }
 }
 
