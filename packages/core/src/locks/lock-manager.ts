@@ -52,15 +52,7 @@ export class LockManager {
     const requestedAt = Date.now();
     const lease = await this.#io.track(this.#state.acquireLock(key, this.#ttlMs));
     if (lease === null) return null;
-    return new RenewedLock(
-      this.#state,
-      lease,
-      this.#ttlMs,
-      requestedAt,
-      this.#observe,
-      () => this.#notifyReleased(key),
-      (io) => this.#io.track(io),
-    );
+    return new RenewedLock(this, this.#state, lease, this.#ttlMs, requestedAt, this.#observe);
   }
 
   /** Acquire and release calls in flight now. */
@@ -127,15 +119,30 @@ export class LockManager {
     return this.#releaseWaiters.size;
   }
 
-  #notifyReleased(key: string): void {
+  /** Tracks a State call of a lock (its release) as lock I/O in flight. */
+  trackIo<T>(io: Promise<T>): Promise<T> {
+    return this.#io.track(io);
+  }
+
+  /** Wakes this runtime's waiters for `key`: its lock was released here. */
+  notifyReleased(key: string): void {
     const waiters = this.#releaseWaiters.get(key);
     if (!waiters) return;
     for (const wake of [...waiters]) wake();
   }
 }
 
+/** Timer callbacks shared by every lock (arguments, not closures, carry the lock). */
+function renewDue(lock: RenewedLock): void {
+  lock.renewDue();
+}
+function expiryDue(lock: RenewedLock): void {
+  lock.expiryDue();
+}
+
 /** A lease plus its renewal loop. Timers are re-armed `setTimeout`s, `unref()`ed. */
 class RenewedLock implements HeldLock {
+  readonly #manager: LockManager;
   readonly #state: State;
   readonly #lease: Lease;
   readonly #ttlMs: number;
@@ -145,20 +152,16 @@ class RenewedLock implements HeldLock {
   #renewTimer: ReturnType<typeof setTimeout> | undefined;
   #expiryTimer: ReturnType<typeof setTimeout> | undefined;
   #releasing: Promise<void> | undefined;
-  readonly #onReleased: () => void;
-  readonly #track: <T>(io: Promise<T>) => Promise<T>;
 
   constructor(
+    manager: LockManager,
     state: State,
     lease: Lease,
     ttlMs: number,
     requestedAt: number,
     observe: (observation: Observation) => void,
-    onReleased: () => void,
-    track: <T>(io: Promise<T>) => Promise<T>,
   ) {
-    this.#onReleased = onReleased;
-    this.#track = track;
+    this.#manager = manager;
     this.#state = state;
     this.#lease = lease;
     this.#ttlMs = ttlMs;
@@ -186,7 +189,7 @@ class RenewedLock implements HeldLock {
   }
 
   release(): Promise<void> {
-    this.#releasing ??= this.#track(this.#release());
+    this.#releasing ??= this.#manager.trackIo(this.#release());
     return this.#releasing;
   }
 
@@ -200,7 +203,7 @@ class RenewedLock implements HeldLock {
     if (this.#controller.aborted) return;
     try {
       await this.#state.releaseLock(this.#lease);
-      this.#onReleased();
+      this.#manager.notifyReleased(this.#lease.key);
     } catch (error) {
       this.#observe({
         type: 'state_error',
@@ -213,18 +216,25 @@ class RenewedLock implements HeldLock {
   }
 
   #armRenewal(): void {
-    this.#renewTimer = setTimeout(() => void this.#renew(), this.#ttlMs / 3);
+    this.#renewTimer = setTimeout(renewDue, this.#ttlMs / 3, this);
     this.#renewTimer.unref?.();
   }
 
   #armExpiry(): void {
     clearTimeout(this.#expiryTimer);
     const remaining = Math.max(0, this.#localExpiresAt - Date.now());
-    this.#expiryTimer = setTimeout(
-      () => this.#lose('lease expired before a renewal succeeded'),
-      remaining,
-    );
+    this.#expiryTimer = setTimeout(expiryDue, remaining, this);
     this.#expiryTimer.unref?.();
+  }
+
+  /** The renewal timer fired. */
+  renewDue(): void {
+    void this.#renew();
+  }
+
+  /** The local expiry timer fired before a renewal succeeded. */
+  expiryDue(): void {
+    this.#lose('lease expired before a renewal succeeded');
   }
 
   async #renew(): Promise<void> {

@@ -129,24 +129,25 @@ export class Cancellation {
    */
   follow(sources: readonly (CancelSource | undefined)[]): () => void {
     const forward = (reason: unknown) => this.abort(reason);
-    let first: (() => void) | undefined;
-    let rest: (() => void)[] | undefined;
+    // Listener nodes on followed cancellations, removers of listeners on platform signals.
+    const attached: (ListenerNode | (() => void))[] = [];
     for (const source of sources) {
       if (source === undefined) continue;
       if (source.aborted) {
         this.abort(source.reason);
         break;
       }
-      const detach = listen(source, forward);
-      if (first === undefined) first = detach;
-      else if (rest === undefined) rest = [detach];
-      else rest.push(detach);
+      attached.push(
+        source instanceof Cancellation ? source.#add(forward) : listen(source, forward),
+      );
     }
-    if (first === undefined) return noop;
+    if (attached.length === 0) return noop;
     const detachAll = () => {
-      first?.();
-      first = undefined;
-      if (rest !== undefined) for (const detach of rest.splice(0)) detach();
+      for (const entry of attached) {
+        if (!(entry instanceof ListenerNode)) entry();
+        else if (entry.owner !== undefined) entry.owner.#remove(entry);
+      }
+      attached.length = 0;
     };
     if (this.#aborted) {
       detachAll();
