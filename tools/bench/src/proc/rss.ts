@@ -1,6 +1,6 @@
 /**
- * A process's resident set size read from the OS (`/proc/<pid>/status`), not from inside it, so
- * nothing the process does (or fails to do) colours the figure.
+ * A process's resident set size and CPU time read from the OS (`/proc/<pid>/...`), not from
+ * inside it, so nothing the process does (or fails to do) colours the figure.
  */
 import { readFileSync } from 'node:fs';
 
@@ -36,3 +36,19 @@ export function sampleRss(
     },
   };
 }
+
+/** CPU time (user + system) `pid` has used so far, in microseconds; NaN where `/proc` is unavailable. */
+export function cpuMicrosOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14, 15)
+    return (ticks * 1e6) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** `sysconf(_SC_CLK_TCK)`: 100 on Linux. */
+const CLOCK_TICKS_PER_SECOND = 100;
