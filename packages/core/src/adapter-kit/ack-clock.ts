@@ -46,38 +46,66 @@ export function startAckClock(options: AckClockOptions): AckClock {
   const now = Date.now();
   const receivedAt = options.receivedAt ?? now;
   if (!Number.isFinite(receivedAt)) throw new RangeError('receivedAt must be a finite number');
-  const elapsed = Math.max(0, now - receivedAt);
-  let resolveExpired!: () => void;
-  const expired = new Promise<void>((resolve) => {
-    resolveExpired = resolve;
-  });
-  const ackTimer = setTimeout(resolveExpired, Math.max(0, ackDeadlineMs - elapsed));
-  ackTimer.unref?.();
-  let sync: AbortController | undefined;
-  let syncPassed = false;
-  const syncReason = () =>
-    new DOMException(`sync deadline of ${syncDeadlineMs} ms passed`, 'TimeoutError');
-  const syncTimer = setTimeout(
-    () => {
-      syncPassed = true;
-      sync?.abort(syncReason());
-    },
-    Math.max(0, syncDeadlineMs - elapsed),
-  );
-  syncTimer.unref?.();
-  return {
-    get syncSignal() {
-      if (sync === undefined) {
-        sync = new AbortController();
-        if (syncPassed) sync.abort(syncReason());
-      }
-      return sync.signal;
-    },
-    expired,
-    receivedAt,
-    dispose() {
-      clearTimeout(ackTimer);
-      clearTimeout(syncTimer);
-    },
-  };
+  return new DeliveryClock(receivedAt, now, ackDeadlineMs, syncDeadlineMs);
+}
+
+/** Timer callbacks shared by every clock (the clock is the timer's argument, not a closure). */
+function ackDue(clock: DeliveryClock): void {
+  clock.ackDue();
+}
+function syncDue(clock: DeliveryClock): void {
+  clock.syncDue();
+}
+
+/** The clock `startAckClock` returns: two timers, a promise, and a signal built on demand. */
+class DeliveryClock implements AckClock {
+  readonly expired: Promise<void>;
+  readonly receivedAt: number;
+  readonly #syncDeadlineMs: number;
+  readonly #ackTimer: ReturnType<typeof setTimeout>;
+  readonly #syncTimer: ReturnType<typeof setTimeout>;
+  #resolveExpired!: () => void;
+  #sync: AbortController | undefined;
+  #syncPassed = false;
+
+  constructor(receivedAt: number, now: number, ackDeadlineMs: number, syncDeadlineMs: number) {
+    this.receivedAt = receivedAt;
+    this.#syncDeadlineMs = syncDeadlineMs;
+    const elapsed = Math.max(0, now - receivedAt);
+    this.expired = new Promise<void>((resolve) => {
+      this.#resolveExpired = resolve;
+    });
+    this.#ackTimer = setTimeout(ackDue, Math.max(0, ackDeadlineMs - elapsed), this);
+    this.#ackTimer.unref?.();
+    this.#syncTimer = setTimeout(syncDue, Math.max(0, syncDeadlineMs - elapsed), this);
+    this.#syncTimer.unref?.();
+  }
+
+  get syncSignal(): AbortSignal {
+    if (this.#sync === undefined) {
+      this.#sync = new AbortController();
+      if (this.#syncPassed) this.#sync.abort(this.#syncReason());
+    }
+    return this.#sync.signal;
+  }
+
+  /** The acknowledgement deadline passed. */
+  ackDue(): void {
+    this.#resolveExpired();
+  }
+
+  /** The sync deadline passed. */
+  syncDue(): void {
+    this.#syncPassed = true;
+    this.#sync?.abort(this.#syncReason());
+  }
+
+  dispose(): void {
+    clearTimeout(this.#ackTimer);
+    clearTimeout(this.#syncTimer);
+  }
+
+  #syncReason(): DOMException {
+    return new DOMException(`sync deadline of ${this.#syncDeadlineMs} ms passed`, 'TimeoutError');
+  }
 }
