@@ -1,4 +1,5 @@
 import type { DemoBot } from './bot/create-bot.js';
+import type { DiscordSimulator } from './discord/discord-simulator.js';
 import type { SimulatorCounters, SimulatorLedger } from './simulator/ledger.js';
 import type { SlackSimulator } from './simulator/slack-simulator.js';
 import type { SimulatedWebApi, WebApiCounters } from './simulator/web-api.js';
@@ -38,6 +39,19 @@ export interface Snapshot {
   readonly heapUsedBytes: number;
   readonly peakRssBytes: number;
   readonly peakHeapUsedBytes: number;
+  /**
+   * Discord over the gateway: deliveries sent, handled by the bot, and what users saw (answers
+   * and busy replies or callbacks, recorded by the fake REST), and Discord handlers running now.
+   */
+  readonly discord: {
+    readonly sentMessages: number;
+    readonly sentCommands: number;
+    readonly handledMessages: number;
+    readonly handledCommands: number;
+    readonly answered: number;
+    readonly busy: number;
+    readonly handlersRunning: number;
+  };
 }
 
 /** Samples the run: the view's frames and the summary's peaks come from here. */
@@ -49,6 +63,7 @@ export class Metrics {
   readonly #webApi: SimulatedWebApi;
   readonly #simulator: SlackSimulator;
   readonly #busyText: string;
+  readonly #discord: DiscordSimulator;
   #peakSampled = 0;
   #samples = 0;
   #peakRss = 0;
@@ -60,7 +75,9 @@ export class Metrics {
     webApi: SimulatedWebApi,
     simulator: SlackSimulator,
     busyText: string,
+    discord: DiscordSimulator,
   ) {
+    this.#discord = discord;
     this.#bot = bot;
     this.#ledger = ledger;
     this.#webApi = webApi;
@@ -106,6 +123,12 @@ export class Metrics {
       heapUsedBytes: memory.heapUsed,
       peakRssBytes: this.#peakRss,
       peakHeapUsedBytes: this.#peakHeap,
+      discord: {
+        ...this.#discord.counters(),
+        handledMessages: tally.handledCount('discordMessage'),
+        handledCommands: tally.handledCount('discordCommand'),
+        handlersRunning: tally.discordHandlers.running,
+      },
     };
   }
 }

@@ -36,13 +36,18 @@ describe('the demo', () => {
         '1200',
         '--duration',
         '4',
+        // Few enough that the Slack bursts keep their margin within Slack's three retries.
+        '--discord-messages',
+        '12',
+        '--discord-commands',
+        '3',
       ],
       { stdout: out },
     );
     const failed = report?.invariants.filter((i) => !i.passed).map((i) => `${i.name}: ${i.detail}`);
     expect(failed).toEqual([]);
     expect(exitCode).toBe(0);
-    expect(report?.invariants).toHaveLength(9);
+    expect(report?.invariants).toHaveLength(13);
     expect(report?.stoppedEarly).toBeUndefined();
     const r = report!;
     // Counts add up: every event was sent and handled once; the bound really was hit.
@@ -68,7 +73,12 @@ describe('the demo', () => {
     // What the simulator saw: one reply in each event's thread, nothing outside them.
     for (const record of r.ledger.events.values()) expect(r.ledger.repliesTo(record)).toBe(1);
     expect(r.ledger.strayMessages).toBe(0);
-    expect(out.text()).toMatch(/RESULT: all 9 invariants passed\n$/);
+    // Discord over the gateway, on the same runtime: every mention and /ask answered or told busy.
+    const discordRefused = r.discord.outcomes['admission-rejected'] ?? 0;
+    expect(r.discord.handled.messages + r.discord.handled.commands + discordRefused).toBe(15);
+    expect(r.discord.accepted).toBe(r.discord.handled.messages + r.discord.handled.commands);
+    expect(r.discord.outcomes.completed).toBe(r.discord.accepted);
+    expect(out.text()).toMatch(/RESULT: all 13 invariants passed\n$/);
   });
 
   it('floods over Socket Mode with a deploy mid-flood and proves its invariants', async () => {
@@ -126,6 +136,10 @@ describe('the demo', () => {
     });
     const { exitCode, report } = await main(
       ['--events', '40', '--commands', '0', '--clicks', '0', '--max-detached', '2'].concat([
+        '--discord-messages',
+        '0',
+        '--discord-commands',
+        '0',
         '--handler-ms',
         '300',
         '--time-scale',

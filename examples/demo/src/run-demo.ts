@@ -4,6 +4,8 @@ import { startBot } from './bot/create-bot.js';
 import type { DemoConfig } from './config/demo-config.js';
 import { HELP_TEXT, parseFlags } from './config/flags.js';
 import { type DemoTimings, validateConfig } from './config/limits.js';
+import { checkDiscordInvariants } from './discord/discord-checks.js';
+import { DiscordSimulator, planDiscordTraffic } from './discord/discord-simulator.js';
 import { Metrics, type Snapshot } from './metrics.js';
 import { SimulatorLedger } from './simulator/ledger.js';
 import { SignerClient } from './simulator/signer-client.js';
@@ -34,12 +36,22 @@ export interface DemoIo {
 /** The measured result of one run. */
 export interface DemoReport {
   readonly config: DemoConfig;
+  /** The Slack invariants, then the Discord ones. */
   readonly invariants: readonly Invariant[];
   readonly final: Snapshot;
+  /** The Slack adapter's terminal outcomes (the runtime's ledger, per adapter). */
   readonly outcomes: Readonly<Record<string, number>>;
+  /** Slack deliveries the runtime accepted. */
   readonly accepted: number;
+  /** Slack deliveries the runtime received. */
   readonly received: number;
   readonly handled: { readonly event: number; readonly command: number; readonly click: number };
+  /** The Discord side: its outcomes, acceptances and handled counts, as for Slack. */
+  readonly discord: {
+    readonly outcomes: Readonly<Record<string, number>>;
+    readonly accepted: number;
+    readonly handled: { readonly messages: number; readonly commands: number };
+  };
   /** The simulator's record of the run. */
   readonly ledger: SimulatorLedger;
   /** Why the run stopped before Slack had finished; absent when it ran to the end. */
@@ -103,7 +115,10 @@ export async function runDemo(
   const secret = randomBytes(16).toString('hex');
   const ledger = new SimulatorLedger();
   const webApi = await SimulatedWebApi.start(ledger, busyText);
+  const discord = await DiscordSimulator.start(busyText);
+  const discordPlan = planDiscordTraffic(config);
   const bot = await startBot({
+    discord: discord.credentials,
     signingSecret: secret,
     botToken: BOT_TOKEN,
     apiUrl: webApi.url,
@@ -120,15 +135,22 @@ export async function runDemo(
     config.timeScale,
   );
   const plan = planTraffic(config);
-  const metrics = new Metrics(bot, ledger, webApi, simulator, busyText);
-  const totals = { events: config.events, commands: config.commands, clicks: config.clicks };
+  const metrics = new Metrics(bot, ledger, webApi, simulator, busyText, discord);
+  const totals = {
+    events: config.events,
+    commands: config.commands,
+    clicks: config.clicks,
+    discordMessages: config.discordMessages,
+    discordCommands: config.discordCommands,
+  };
   const renderer: Renderer =
     out.isTTY === true
       ? new LiveRenderer(out, totals, () => out.columns)
       : new PlainRenderer(out, totals);
   out.write(
     `rt demo: bot at ${bot.url} (maxDetached ${config.maxDetached}, deferred dispatch), ` +
-      `Slack simulator Web API at ${webApi.url}\n` +
+      `Slack simulator Web API at ${webApi.url}, Discord gateway simulator at ` +
+      `${discord.credentials.apiUrl} (${config.discordMessages} mentions, ${config.discordCommands} /ask)\n` +
       `Slack time compressed x${config.timeScale}: retries at once, +${seconds(60_000 / config.timeScale)} ` +
       `(1 min), +${seconds(300_000 / config.timeScale)} (5 min); ${plan.bursts} bursts over ` +
       `${seconds(config.durationMs)}\n\n`,
@@ -149,7 +171,7 @@ export async function runDemo(
   let stoppedEarly: string | undefined;
   try {
     metrics.phase = 'flooding';
-    await simulator.run(plan, stop.signal);
+    await Promise.all([simulator.run(plan, stop.signal), discord.run(discordPlan, stop.signal)]);
     metrics.phase = 'draining';
     const drained = () => bot.runtime.stats().detachedInFlight === 0;
     await waitFor(drained, timings.drainMs, stop.signal);
@@ -164,28 +186,55 @@ export async function runDemo(
   const final = metrics.sample();
   renderer.stop(final);
   await webApi.close();
-  const stats = bot.runtime.stats();
-  const invariants = checkInvariants({
-    config,
-    ledger,
-    tally: bot.tally,
-    outcomes: stats.outcomes,
-    accepted: stats.accepted,
-    final,
-    busyText,
-    ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
-  });
+  const gatewayCloses = await discord.closes();
+  const identifies = discord.gatewayEvents.filter((e) => e.type === 'identify').length;
+  await discord.close();
+  // Each platform's checks read that platform's share of the runtime's ledger.
+  const slackName = bot.slack.name;
+  const outcomes = bot.tally.outcomesOf(slackName);
+  const accepted = bot.tally.acceptedOf(slackName);
+  const received = Object.values(outcomes).reduce((sum, n) => sum + n, 0);
+  const discordOutcomes = bot.tally.outcomesOf(bot.discord?.name ?? 'discord');
+  const invariants = [
+    ...checkInvariants({
+      config,
+      ledger,
+      tally: bot.tally,
+      outcomes,
+      accepted,
+      final,
+      busyText,
+      ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
+    }),
+    ...checkDiscordInvariants({
+      plan: discordPlan,
+      outcomes: discord.outcomes(),
+      tally: bot.tally,
+      gatewayCloses,
+      identifies,
+      ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
+    }),
+  ];
+  const discordReport = {
+    outcomes: discordOutcomes,
+    accepted: bot.tally.acceptedOf(bot.discord?.name ?? 'discord'),
+    handled: {
+      messages: bot.tally.handledCount('discordMessage'),
+      commands: bot.tally.handledCount('discordCommand'),
+    },
+  };
   out.write(
     renderSummary({
       config,
       plan,
       ledger,
       final,
-      outcomes: stats.outcomes,
-      received: stats.received,
-      accepted: stats.accepted,
+      outcomes,
+      received,
+      accepted,
       invariants,
       busyText,
+      discord: { ...discordReport, sent: discord.sent, shown: discord.counters() },
       ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
     }),
   );
@@ -193,10 +242,11 @@ export async function runDemo(
     config,
     invariants,
     final,
-    outcomes: stats.outcomes,
-    accepted: stats.accepted,
-    received: stats.received,
+    outcomes,
+    accepted,
+    received,
     handled: final.handled,
+    discord: discordReport,
     ledger,
     ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
   };

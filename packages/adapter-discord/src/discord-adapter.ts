@@ -11,9 +11,13 @@ import type {
   RuntimeHandle,
 } from '@rt/core';
 import { adapterNotice, FollowUpRunner, PendingSet } from '@rt/core/adapter';
+import type { Client } from 'discord.js';
 import type { APIMessage } from 'discord-api-types/v10';
+import { DiscordGateway } from './gateway/discord-gateway.js';
+import { resolveGatewayOptions } from './gateway/gateway-options.js';
 import { createRequestHandler } from './http/handle-request.js';
 import type { InboundDeps } from './inbound/inbound-deps.js';
+import { messageTargetOf } from './normalize/message-target.js';
 import type { DiscordNoticeName } from './notices.js';
 import {
   type DiscordAdapterOptions,
@@ -55,6 +59,7 @@ export class DiscordAdapter implements Adapter, HistoryReader {
   readonly #outbound: DiscordOutbound;
   readonly #followUps: FollowUpRunner<LateBusySignal>;
   readonly #answering = new PendingSet();
+  readonly #gateway: DiscordGateway | undefined;
   #runtime: RuntimeHandle | undefined;
 
   constructor(options: DiscordAdapterOptions) {
@@ -97,6 +102,16 @@ export class DiscordAdapter implements Adapter, HistoryReader {
       notice: (name, detail, error) => this.#notice(name, detail, error),
     };
     this.handler = createRequestHandler(deps);
+    const gateway = options.gateway ?? false;
+    this.#gateway =
+      gateway === false
+        ? undefined
+        : new DiscordGateway({
+            inbound: deps,
+            gateway: resolveGatewayOptions(gateway),
+            rest: this.#rest,
+            outbound: this.#outbound,
+          });
   }
 
   #notice(
@@ -140,9 +155,12 @@ export class DiscordAdapter implements Adapter, HistoryReader {
    * caller's to close). Resolves when the answers being built when it was called (each bounded by
    * `ackDeadlineMs`) and the late busy signals in flight then (each bounded by
    * `busySignalTimeoutMs`) have settled; what arrives meanwhile is not waited for, so it converges.
-   * Rejects with `signal.reason` when `signal` aborts first. Idempotent.
+   * Rejects with `signal.reason` when `signal` aborts first. Idempotent. With the gateway, it also
+   * waits for the gateway dispatches in flight, and keeps the connection open so that messages
+   * arriving meanwhile are refused visibly; `drain()` closes it.
    */
   async stop(signal?: AbortSignal): Promise<void> {
+    await this.#gateway?.stop(signal);
     await this.#answering.settledNow(signal);
     await this.#followUps.drain(signal);
   }
@@ -150,24 +168,45 @@ export class DiscordAdapter implements Adapter, HistoryReader {
   /**
    * Called by `runtime.shutdown()` after every admitted delivery has its outcome: lets the late
    * busy signals those outcomes started begin (they start on the outcome's own tick), then waits
-   * for them like `stop()`.
+   * for them like `stop()`. With the gateway, it first closes it (`client.destroy()`: close frame
+   * 1000, no reconnect).
    */
   async drain(signal?: AbortSignal): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.#gateway?.close(signal);
     await this.stop(signal);
+  }
+
+  /**
+   * Called by `runtime.start()`: with `gateway` configured, connects the discord.js Client and
+   * resolves once it is ready (rejects with `DiscordGatewayError`, or `signal.reason` when the
+   * runtime shuts down first). HTTP only: resolves at once.
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    await this.#gateway?.start(signal);
+  }
+
+  /** The gateway's discord.js Client once started (`undefined` for HTTP only, or before `start`). */
+  get gatewayClient(): Client | undefined {
+    return this.#gateway?.client;
   }
 
   /**
    * Replies to the interaction: the first reply after a type 5 edits the "thinking…" message
    * (`@original`), later ones are follow-ups (ephemeral as decided for the interaction), as are
    * replies to components. Waits for the answer to be handed over first. Rejects with
-   * `DiscordTargetError` from a sync handler (return the answer instead).
+   * `DiscordTargetError` from a sync handler (return the answer instead). For a gateway message
+   * (or reaction): a reply to that message in its channel or thread (`message_reference`).
    */
   reply(
     event: RtEvent,
     message: OutboundMessage | DiscordMessage,
     options?: CallOptions,
   ): Promise<PostedMessage> {
+    const target = messageTargetOf(event);
+    if (target !== undefined) {
+      return this.#outbound.replyTo(target.channel, target.messageId, message, options);
+    }
     return this.#outbound.reply(event, message, options);
   }
 

@@ -47,3 +47,13 @@ export class DiscordCallError extends DiscordAdapterError {
     this.discordCode = details.discordCode;
   }
 }
+
+/**
+ * The gateway could not start: login failed (a bad token, `GET /gateway/bot` failing), the client
+ * was not ready within `gateway.readyTimeoutMs`, or the gateway was already closed (see `cause`).
+ */
+export class DiscordGatewayError extends DiscordAdapterError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RT_DISCORD_GATEWAY', message, options);
+  }
+}

@@ -2,9 +2,18 @@ export { createDiscordAdapter, DiscordAdapter } from './discord-adapter.js';
 export {
   DiscordAdapterError,
   DiscordCallError,
+  DiscordGatewayError,
   DiscordRequestError,
   DiscordTargetError,
 } from './errors.js';
+export type { GatewayNoticeName } from './gateway/gateway-notices.js';
+export {
+  type BotMessagePolicy,
+  DEFAULT_GATEWAY_INTENTS,
+  DEFAULT_GATEWAY_OPTIONS,
+  type DiscordGatewayOptions,
+  type MessageBusySignal,
+} from './gateway/gateway-options.js';
 export type { CommandInvocation } from './normalize/command-options.js';
 export {
   commandInvocationOf,
@@ -13,7 +22,9 @@ export {
   modalValuesOf,
 } from './normalize/event-data.js';
 export { type DiscordInstallation, installationOf, tenantOf } from './normalize/installation.js';
+export { type MessageTarget, messageTargetOf } from './normalize/message-target.js';
 export type { ModalValue } from './normalize/modal-values.js';
+export type { GatewayReaction } from './normalize/normalize-gateway-dispatch.js';
 export type { DiscordNoticeName } from './notices.js';
 export {
   DEFAULT_DISCORD_ADAPTER_OPTIONS,

@@ -1,3 +1,5 @@
+import type { GatewayNoticeName } from './gateway/gateway-notices.js';
+
 /**
  * The names of the `adapter_notice` observations the Discord adapter emits:
  * - `signature_rejected`: a request failed verification and was answered 401 (`detail.reason`);
@@ -8,6 +10,9 @@
  * - `ephemeral_decision_failed`: the `ephemeral` function threw; the answer was made ephemeral;
  * - `busy_choice_submitted`: a command arrived holding the busy autocomplete choice; it was
  *   answered busy and not dispatched.
+ *
+ * The gateway transport adds `GatewayNoticeName`; `busy_signal_failed` also covers a refused
+ * gateway message's busy reply or reaction (`detail.via` `reply` or `reaction`).
  */
 export type DiscordNoticeName =
   | 'signature_rejected'
@@ -16,4 +21,5 @@ export type DiscordNoticeName =
   | 'ack_deadline_passed'
   | 'busy_signal_failed'
   | 'ephemeral_decision_failed'
-  | 'busy_choice_submitted';
+  | 'busy_choice_submitted'
+  | GatewayNoticeName;

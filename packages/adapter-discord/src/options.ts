@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { RESTOptions } from '@discordjs/rest';
 import { DEFAULT_BODY_LIMIT_BYTES, type DispatchMode, type RtEvent } from '@rt/core';
+import type { DiscordGatewayOptions } from './gateway/gateway-options.js';
 import { DISCORD_SHAPES, type DiscordShape, isDiscordShape } from './shapes.js';
 import { importPublicKey } from './verify/public-key.js';
 
@@ -79,6 +80,12 @@ export interface DiscordAdapterOptions {
   readonly historyLimit?: number;
   /** Clock for `receivedAt` (epoch ms). Default `Date.now`. */
   readonly clock?: () => number;
+  /**
+   * Also receive over the gateway (a long-lived `discord.js` Client started by `runtime.start()`):
+   * `true` for the defaults, or its options (`DiscordGatewayOptions`). Default: HTTP only (the
+   * gateway, and discord.js, are never loaded).
+   */
+  readonly gateway?: DiscordGatewayOptions | boolean;
 }
 
 /**

@@ -12,6 +12,7 @@ export {
   type SlackTokenResolver,
   tenantOf,
 } from './normalize/installation.js';
+export type { MentionAndMessage } from './normalize/message-identity.js';
 export type { SlackNoticeName } from './notices.js';
 export {
   DEFAULT_SLACK_ADAPTER_OPTIONS,

@@ -1,6 +1,7 @@
 import { DEFAULT_BODY_LIMIT_BYTES, type DispatchMode } from '@rt/core';
 import type { WebClientOptions } from '@slack/web-api';
 import type { SlackTokenResolver } from './normalize/installation.js';
+import type { MentionAndMessage } from './normalize/message-identity.js';
 import { isSlackShape, SLACK_SHAPES, type SlackShape } from './shapes.js';
 import {
   type ResolvedSocketModeOptions,
@@ -79,6 +80,17 @@ export interface SlackAdapterOptions {
   readonly botUserId?: string;
   /** The bot's `bot_id`; messages carrying it are ignored like the bot user's. */
   readonly botId?: string;
+  /**
+   * An app subscribed to both `app_mention` and `message.*` receives a message that mentions the
+   * bot twice, under two event ids. `'mention-wins'` (default): one handler run per message, by
+   * the mention handlers: both copies share the message's identity `(channel, ts)`, the `message`
+   * copy is dispatched as a `mention` (falling back to `message` handlers when there are no
+   * mention handlers), and whichever copy arrives second is acknowledged as a duplicate. Needs
+   * the bot user (`botUserId`, else the delivery's bot authorization) to recognise the mention.
+   * `'both'`: the copies are distinct identities and each runs its own handlers. Anything else
+   * throws `TypeError`.
+   */
+  readonly mentionAndMessage?: MentionAndMessage;
   /** How many `WebClient`s (one per token) are kept; the least recently used is evicted. Default 100. */
   readonly clientCacheSize?: number;
   /**
@@ -141,6 +153,7 @@ export const DEFAULT_SLACK_ADAPTER_OPTIONS = Object.freeze({
     'message_deleted',
     'message_replied',
   ]) as readonly string[],
+  mentionAndMessage: 'mention-wins' as MentionAndMessage,
   clientCacheSize: 100,
   webClientOptions: DEFAULT_WEB_CLIENT_OPTIONS,
   historyLimit: 50,
@@ -164,6 +177,7 @@ export interface ResolvedSlackOptions {
   readonly ignoredMessageSubtypes: ReadonlySet<string>;
   readonly botUserId: string | undefined;
   readonly botId: string | undefined;
+  readonly mentionAndMessage: MentionAndMessage;
   readonly clientCacheSize: number;
   readonly webClientOptions: Omit<WebClientOptions, 'slackApiUrl'>;
   readonly historyLimit: number;
@@ -266,6 +280,17 @@ function dispatchModesOf(value: unknown): Partial<Record<SlackShape, DispatchMod
   return value as Partial<Record<SlackShape, DispatchMode>>;
 }
 
+const MENTION_AND_MESSAGE: readonly string[] = ['mention-wins', 'both'];
+
+function mentionAndMessageOf(value: unknown): MentionAndMessage {
+  if (!MENTION_AND_MESSAGE.includes(value as string)) {
+    throw new TypeError(
+      `mentionAndMessage must be "mention-wins" or "both", got ${JSON.stringify(value)}`,
+    );
+  }
+  return value as MentionAndMessage;
+}
+
 /** Fills in defaults and validates; throws `TypeError`/`RangeError` naming the bad option. */
 export function resolveSlackOptions(options: SlackAdapterOptions): ResolvedSlackOptions {
   if (typeof options !== 'object' || options === null) {
@@ -301,6 +326,7 @@ export function resolveSlackOptions(options: SlackAdapterOptions): ResolvedSlack
     ignoredMessageSubtypes: new Set(options.ignoredMessageSubtypes ?? d.ignoredMessageSubtypes),
     botUserId: options.botUserId,
     botId: options.botId,
+    mentionAndMessage: mentionAndMessageOf(options.mentionAndMessage ?? d.mentionAndMessage),
     clientCacheSize: positiveInteger(
       'clientCacheSize',
       options.clientCacheSize ?? d.clientCacheSize,

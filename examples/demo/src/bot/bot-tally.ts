@@ -1,8 +1,11 @@
 import type { Observation, Outcome, Runtime } from '@rt/core';
 import { HandlerGauge } from './handler-gauge.js';
 
-/** What the bot itself handled: handler completions per id, by kind. */
-export type HandledKind = 'event' | 'command' | 'click';
+/**
+ * What the bot itself handled: handler completions per id, by kind (Slack mentions, `/ask` and
+ * clicks; Discord gateway mentions and `/ask` over the gateway).
+ */
+export type HandledKind = 'event' | 'command' | 'click' | 'discordMessage' | 'discordCommand';
 
 /**
  * The bot's own record of the run: which deliveries its handlers finished (per id, so a second
@@ -13,7 +16,13 @@ export class BotTally {
     event: new Map(),
     command: new Map(),
     click: new Map(),
+    discordMessage: new Map(),
+    discordCommand: new Map(),
   };
+  /** `dispatch_admitted` observations, by adapter. */
+  readonly admittedByAdapter = new Map<string, number>();
+  /** `dispatch_finished` observations, by adapter, then outcome. */
+  readonly finishedByAdapter = new Map<string, Map<string, number>>();
   /** `dispatch_admitted` observations, by shape. */
   readonly admittedByShape = new Map<string, number>();
   /** `admission_rejected` observations, by shape. */
@@ -28,8 +37,10 @@ export class BotTally {
   admissionsProbed = 0;
   /** Highest `detachedInFlight` read when an admission or rejection was observed. */
   peakAtObservation = 0;
-  /** Handler bodies counted by the handlers' own wrapper (not by the runtime). */
+  /** Slack handler bodies counted by the handlers' own wrapper (not by the runtime). */
   readonly handlers = new HandlerGauge();
+  /** The same for the Discord handlers, kept apart so each platform's checks add up on their own. */
+  readonly discordHandlers = new HandlerGauge();
   #runtime: Runtime | undefined;
 
   bind(runtime: Runtime): void {
@@ -53,6 +64,16 @@ export class BotTally {
     if (inFlight > this.peakAtAdmission) this.peakAtAdmission = inFlight;
   }
 
+  /** Terminal outcomes of one adapter's deliveries, by outcome (`runtime.stats()` per platform). */
+  outcomesOf(adapter: string): Record<string, number> {
+    return Object.fromEntries(this.finishedByAdapter.get(adapter) ?? new Map());
+  }
+
+  /** Deliveries of one adapter the runtime accepted. */
+  acceptedOf(adapter: string): number {
+    return this.admittedByAdapter.get(adapter) ?? 0;
+  }
+
   finishedCount(shape: string, outcome: Outcome): number {
     return this.finished.get(`${shape}/${outcome}`) ?? 0;
   }
@@ -62,6 +83,7 @@ export class BotTally {
     switch (observation.type) {
       case 'dispatch_admitted':
         bump(this.admittedByShape, observation.event.shape);
+        bump(this.admittedByAdapter, observation.event.adapter);
         this.#sampleInFlight();
         break;
       case 'admission_rejected':
@@ -70,6 +92,7 @@ export class BotTally {
         break;
       case 'dispatch_finished':
         bump(this.finished, `${observation.event.shape}/${observation.outcome}`);
+        bumpIn(this.finishedByAdapter, observation.event.adapter, observation.outcome);
         break;
       case 'adapter_notice':
         bump(this.notices, observation.name);
@@ -87,4 +110,13 @@ export class BotTally {
 
 function bump(map: Map<string, number>, key: string): void {
   map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+function bumpIn(maps: Map<string, Map<string, number>>, outer: string, key: string): void {
+  let map = maps.get(outer);
+  if (map === undefined) {
+    map = new Map();
+    maps.set(outer, map);
+  }
+  bump(map, key);
 }

@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createDiscordAdapter, type DiscordAdapter } from '@rt/adapter-discord';
 import { createSlackAdapter, type SlackAdapter } from '@rt/adapter-slack';
 import { createRuntime, type Runtime, toNodeListener } from '@rt/core';
 import { createMemoryState, type MemoryState } from '@rt/state-memory';
 import { BotTally } from './bot-tally.js';
-import { registerHandlers } from './handlers.js';
+import { DISCORD_ADAPTER_NAME, registerHandlers } from './handlers.js';
 import { probeState } from './probe-state.js';
 
 /** Options of `startBot`. */
@@ -19,6 +20,16 @@ export interface BotOptions {
   readonly detachTimeoutMs: number;
   readonly handlerMs: number;
   readonly seed: number;
+  /**
+   * Also serve Discord over the gateway, on the same runtime (one bound, one State): the fake
+   * Discord's REST URL (its `GET /gateway/bot` names the fake gateway) and the bot's credentials.
+   */
+  readonly discord?: {
+    readonly apiUrl: string;
+    readonly token: string;
+    readonly applicationId: string;
+    readonly publicKey: string;
+  };
 }
 
 /** A running bot: runtime, State, Slack adapter and its HTTP server on 127.0.0.1. */
@@ -27,6 +38,8 @@ export interface DemoBot {
   readonly url: string;
   readonly runtime: Runtime;
   readonly slack: SlackAdapter;
+  /** The Discord adapter when `discord` was given; its gateway is connected by then. */
+  readonly discord: DiscordAdapter | undefined;
   readonly tally: BotTally;
   /**
    * Shuts the runtime down (admission closes, running handlers get `graceMs`), waits for busy
@@ -53,9 +66,23 @@ export async function startBot(options: BotOptions): Promise<DemoBot> {
     busyText: options.busyText,
     webClientOptions: { retryConfig: { retries: 0 } },
   });
+  const discord =
+    options.discord === undefined
+      ? undefined
+      : createDiscordAdapter({
+          name: DISCORD_ADAPTER_NAME,
+          applicationId: options.discord.applicationId,
+          publicKey: options.discord.publicKey,
+          token: options.discord.token,
+          apiUrl: options.discord.apiUrl,
+          busyText: options.busyText,
+          gateway: { busySignal: 'reply' },
+          // No retries: a failed reply is a failed handler the summary shows, not a hidden wait.
+          restOptions: { retries: 0 },
+        });
   const runtime = createRuntime({
     state: probeState(state, () => tally.probeAdmission()),
-    adapters: [slack],
+    adapters: discord === undefined ? [slack] : [slack, discord],
     dispatchMode: 'deferred',
     maxDetached: options.maxDetached,
     detachTimeoutMs: options.detachTimeoutMs,
@@ -71,15 +98,19 @@ export async function startBot(options: BotOptions): Promise<DemoBot> {
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  // Connects the Discord gateway (Slack over HTTP has nothing to start).
+  await runtime.start();
   let closing: Promise<void> | undefined;
 
   return {
     url: `http://127.0.0.1:${port}/slack/events`,
     runtime,
     slack,
+    discord,
     tally,
     close: (graceMs) => {
       closing ??= (async () => {
+        // Closes admission on both platforms; the Discord gateway closes last (close frame 1000).
         await runtime.shutdown({ graceMs });
         await slack.drainFollowUps();
         await new Promise<void>((resolve) => {

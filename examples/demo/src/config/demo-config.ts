@@ -6,6 +6,10 @@ export interface DemoConfig {
   readonly commands: number;
   /** Button clicks the simulator sends (never redelivered). */
   readonly clicks: number;
+  /** Discord mentions the Discord simulator sends over the gateway (never redelivered). */
+  readonly discordMessages: number;
+  /** Discord `/ask` interactions sent over the gateway (never redelivered). */
+  readonly discordCommands: number;
   /** Mean handler time (an LLM-like call); each call takes 50%..150% of it. */
   readonly handlerMs: number;
   /** The runtime's admission bound. */
@@ -25,6 +29,8 @@ export const DEFAULT_DEMO_CONFIG: Readonly<DemoConfig> = Object.freeze({
   events: 400,
   commands: 40,
   clicks: 40,
+  discordMessages: 150,
+  discordCommands: 20,
   handlerMs: 2000,
   maxDetached: 50,
   durationMs: 54_000,

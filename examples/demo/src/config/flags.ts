@@ -15,10 +15,12 @@ const range = (bounds: Bounds, scale = 1) => `${bounds.min / scale}..${bounds.ma
 
 export const HELP_TEXT = `Usage: pnpm demo [-- flags]
 
-A real rt Slack bot (runtime, memory State, Slack adapter over HTTP on 127.0.0.1) flooded by a
-local Slack simulator that signs deliveries, waits 3 s for each ack, redelivers failed Events API
-deliveries on Slack's schedule (at once, +1 min, +5 min, time-compressed) and never redelivers
-slash commands or clicks. Ends with a PASS/FAIL summary.
+A real rt bot on one runtime (memory State, the Slack adapter over HTTP and the Discord adapter
+over the gateway, on 127.0.0.1) flooded by a local Slack simulator that signs deliveries, waits
+3 s for each ack, redelivers failed Events API deliveries on Slack's schedule (at once, +1 min,
++5 min, time-compressed) and never redelivers slash commands or clicks, and by a Discord gateway
+simulator (the real discord.js Client connects to it) that sends mentions and /ask, never
+redelivered. Ends with a PASS/FAIL summary covering both platforms.
 
 Exit codes: 0 every invariant passed; 1 an invariant failed; 2 usage error; 3 stopped early
 (Ctrl-C or the time cap): the run did not finish, so it proves nothing.
@@ -27,6 +29,8 @@ Flags (range in brackets):
   --events N          unique Events API events (app_mention) [${range(b.events)}]   default ${d.events}
   --commands N        /ask slash commands [${range(b.commands)}]                  default ${d.commands}
   --clicks N          approve button clicks [${range(b.clicks)}]                default ${d.clicks}
+  --discord-messages N  Discord mentions over the gateway [${range(b.discordMessages)}] default ${d.discordMessages}
+  --discord-commands N  Discord /ask over the gateway [${range(b.discordCommands)}]     default ${d.discordCommands}
   --handler-ms N      mean handler time in ms, each 50%..150% [${range(b.handlerMs)}] default ${d.handlerMs}
   --max-detached N    the runtime's admission bound [${range(b.maxDetached)}]         default ${d.maxDetached}
   --duration S        seconds the flood lasts [${range(b.durationMs, 1000)}]             default ${d.durationMs / 1000}
@@ -79,6 +83,8 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         events: { type: 'string' },
         commands: { type: 'string' },
         clicks: { type: 'string' },
+        'discord-messages': { type: 'string' },
+        'discord-commands': { type: 'string' },
         'handler-ms': { type: 'string' },
         'max-detached': { type: 'string' },
         duration: { type: 'string' },
@@ -123,6 +129,18 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
       events,
       commands,
       clicks,
+      discordMessages: numberFlag(
+        'discord-messages',
+        values['discord-messages'],
+        d.discordMessages,
+        b.discordMessages,
+      ),
+      discordCommands: numberFlag(
+        'discord-commands',
+        values['discord-commands'],
+        d.discordCommands,
+        b.discordCommands,
+      ),
       handlerMs: numberFlag('handler-ms', values['handler-ms'], d.handlerMs, b.handlerMs),
       maxDetached: numberFlag('max-detached', values['max-detached'], d.maxDetached, b.maxDetached),
       durationMs,

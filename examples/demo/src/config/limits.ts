@@ -24,6 +24,8 @@ export const CONFIG_BOUNDS: Readonly<Record<keyof DemoConfig, Bounds>> = Object.
   events: { min: 1, max: 100_000, integer: true },
   commands: { min: 0, max: 100_000, integer: true },
   clicks: { min: 0, max: 100_000, integer: true },
+  discordMessages: { min: 0, max: 100_000, integer: true },
+  discordCommands: { min: 0, max: 100_000, integer: true },
   handlerMs: { min: 1, max: 60_000, integer: true },
   maxDetached: { min: 1, max: 10_000, integer: true },
   durationMs: { min: 100, max: 3_600_000, integer: true },

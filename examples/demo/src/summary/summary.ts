@@ -18,6 +18,14 @@ export interface SummaryInput {
   readonly busyText: string;
   /** Why the run stopped before Slack had finished; absent when it ran to the end. */
   readonly stoppedEarly?: string;
+  /** The Discord side of the run (the runtime's ledger for the Discord adapter, the fake REST's record). */
+  readonly discord?: {
+    readonly outcomes: Readonly<Record<string, number>>;
+    readonly accepted: number;
+    readonly handled: { readonly messages: number; readonly commands: number };
+    readonly sent: { readonly messages: number; readonly commands: number };
+    readonly shown: { readonly answered: number; readonly busy: number };
+  };
 }
 
 /** On which attempt each acknowledged event got its 2xx (0 = first delivery). */
@@ -43,6 +51,20 @@ function invocationViews(input: SummaryInput, busyText: string) {
     }
   }
   return seen;
+}
+
+/** The Discord block of the summary (empty without a Discord side). */
+function discordLines(input: SummaryInput): string[] {
+  const d = input.discord;
+  if (d === undefined) return [];
+  const o = d.outcomes;
+  return [
+    `  Discord   over the gateway: ${d.sent.messages} mentions, ${d.sent.commands} /ask sent (never ` +
+      `redelivered); handled ${d.handled.messages} + ${d.handled.commands}; users saw ${d.shown.answered} ` +
+      `answers + ${d.shown.busy} busy`,
+    `  runtime   Discord: accepted ${d.accepted}, completed ${o.completed ?? 0}, admission-rejected ` +
+      `${o['admission-rejected'] ?? 0}, duplicate ${o.duplicate ?? 0}, failed ${o.failed ?? 0}`,
+  ];
 }
 
 /** The end-of-run report; its last lines are one PASS/FAIL line per invariant. */
@@ -79,12 +101,13 @@ export function renderSummary(input: SummaryInput): string {
     `  Slack     acked ${final.sim.eventsAcked} (first try ${byAttempt[0]}, retry #1 ${byAttempt[1]}, ` +
       `#2 ${byAttempt[2]}, #3 ${byAttempt[3]}); 503 ${final.sim.rejected503}; other failures ` +
       `${final.sim.otherFailures}; exhausted ${final.sim.exhausted}`,
-    `  runtime   received ${input.received}, accepted ${input.accepted}, completed ${outcomes.completed ?? 0}, ` +
+    `  runtime   Slack: received ${input.received}, accepted ${input.accepted}, completed ${outcomes.completed ?? 0}, ` +
       `admission-rejected ${outcomes['admission-rejected'] ?? 0}, duplicate ${outcomes.duplicate ?? 0}, ` +
       `failed ${outcomes.failed ?? 0}, timed-out ${outcomes['timed-out'] ?? 0}`,
     `  users saw ${threadReplies} thread replies; /ask ${seen.command.answers} answers + ` +
       `${seen.command.busy} busy; clicks ${seen.click.answers} answers + ${seen.click.busy} busy ` +
       '(recorded by the simulated Web API)',
+    ...discordLines(input),
     `  delivery failure rate ${failureRate.toFixed(1)}% (Slack disables event subscriptions above 95% ` +
       'within an hour)',
     '',

@@ -7,8 +7,15 @@ import { bar, mib, num, seconds } from './format.js';
  */
 export function frameLines(
   s: Snapshot,
-  totals: { events: number; commands: number; clicks: number },
+  totals: {
+    events: number;
+    commands: number;
+    clicks: number;
+    discordMessages?: number;
+    discordCommands?: number;
+  },
 ): string[] {
+  const d = s.discord;
   const r = s.sim.redelivered;
   const retries = r[1] + r[2] + r[3];
   return [
@@ -21,6 +28,9 @@ export function frameLines(
       `${totals.commands}  clicks ${num(s.handled.click, 3)}/${totals.clicks}  replies ${num(s.web.messagesPosted)}`,
     `Busy shown  /ask ${num(s.busyShown.commands, 3)} (ephemeral ack)  clicks ${num(s.busyShown.clicks, 3)} ` +
       '(via response_url)',
+    `Discord     mentions ${num(d.handledMessages)}/${totals.discordMessages ?? d.sentMessages}  /ask ` +
+      `${num(d.handledCommands, 3)}/${totals.discordCommands ?? d.sentCommands}  busy shown ${num(d.busy, 3)}  ` +
+      `handlers ${num(d.handlersRunning, 3)}`,
     `In flight   ${bar(s.inFlight, s.maxDetached)} ${num(s.inFlight, 3)}/${s.maxDetached}  peak ` +
       `${s.peakSampled}  handlers ${num(s.handlersRunning, 3)}`,
     `Memory      rss ${mib(s.rssBytes)} (peak ${mib(s.peakRssBytes)})  heap ${mib(s.heapUsedBytes)} ` +
@@ -36,6 +46,7 @@ export function progressLine(s: Snapshot, totals: { events: number }): string {
     `acked ${s.sim.eventsAcked} 503 ${s.sim.rejected503} redelivered ${r[1] + r[2] + r[3]} ` +
     `handled ${s.handled.event + s.handled.command + s.handled.click} ` +
     `busy ${s.busyShown.commands + s.busyShown.clicks} in-flight ${s.inFlight}/${s.maxDetached} ` +
-    `rss ${mib(s.rssBytes)}`
+    `rss ${mib(s.rssBytes)} discord handled ${s.discord.handledMessages + s.discord.handledCommands} ` +
+    `busy ${s.discord.busy}`
   );
 }

@@ -34,12 +34,27 @@ function busySnapshot(): Snapshot {
     heapUsedBytes: 999.9 * 1_048_576,
     peakRssBytes: 1234.5 * 1_048_576,
     peakHeapUsedBytes: 999.9 * 1_048_576,
+    discord: {
+      sentMessages: 150,
+      sentCommands: 20,
+      handledMessages: 150,
+      handledCommands: 20,
+      answered: 170,
+      busy: 170,
+      handlersRunning: 50,
+    },
   };
 }
 
 const ESC = '\u001b[';
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
-const totals = { events: 400, commands: 40, clicks: 40 };
+const totals = {
+  events: 400,
+  commands: 40,
+  clicks: 40,
+  discordMessages: 150,
+  discordCommands: 20,
+};
 
 describe('the live view', () => {
   it('fits an 80-column terminal with the default flags', () => {

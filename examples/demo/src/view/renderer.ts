@@ -13,6 +13,8 @@ export interface ViewTotals {
   readonly events: number;
   readonly commands: number;
   readonly clicks: number;
+  readonly discordMessages?: number;
+  readonly discordCommands?: number;
 }
 
 /** Something to write text to (`process.stdout`, or a sink in tests). */

@@ -44,6 +44,7 @@ export async function answerSlackPayload(
       botUserId: options.botUserId,
       botId: options.botId,
       ignoredMessageSubtypes: options.ignoredMessageSubtypes,
+      mentionAndMessage: options.mentionAndMessage,
     });
   } catch (error) {
     return { kind: 'invalid', reason: (error as Error).message };

@@ -2,6 +2,7 @@ import type { EventKind } from '@rt/core';
 import { SlackRequestError } from '../errors.js';
 import type { SlackEventCallback, SlackInnerEvent } from '../parse/payload-types.js';
 import { installationOfEventCallback, tenantOf } from './installation.js';
+import { messageIdentityOf } from './message-identity.js';
 import { type NormalizeContext, type Normalized, textOf } from './normalized.js';
 
 function kindOf(type: string): EventKind {
@@ -68,7 +69,9 @@ function isOwnMessage(body: SlackEventCallback, event: SlackInnerEvent, ctx: Nor
  * Normalises an `event_callback`: `message` → `message`, `app_mention` → `mention`,
  * `reaction_added`/`reaction_removed` → `reaction` (text = the emoji name), anything else → `raw`
  * with `type`. Id: `event_id`; tenant per SPEC 9.1; thread: `thread_ts ?? ts` (reactions: the
- * reacted-to message). The bot's own messages and ignored subtypes are acknowledged undispatched.
+ * reacted-to message). Messages and mentions carry their secondary identity in `aliases`, and
+ * the `message` copy of a message mentioning the bot is a `mention` under `'mention-wins'`
+ * (`messageIdentityOf`). The bot's own messages and ignored subtypes are acknowledged undispatched.
  * Throws `SlackRequestError` when no tenant can be derived.
  */
 export function normalizeEventCallback(
@@ -85,7 +88,14 @@ export function normalizeEventCallback(
   const tenant = tenantOf(installationOfEventCallback(body));
   if (tenant === undefined)
     throw new SlackRequestError('event_callback names no team or enterprise');
-  const kind = kindOf(inner.type);
+  const identity = messageIdentityOf(
+    inner,
+    ctx.adapter,
+    tenant,
+    ctx.mentionAndMessage,
+    botUserOf(body, ctx),
+  );
+  const kind = identity.kind ?? kindOf(inner.type);
   const isReaction = kind === 'reaction';
   const channel = isReaction ? textOf(inner.item?.channel) : textOf(inner.channel);
   const thread = isReaction
@@ -109,6 +119,8 @@ export function normalizeEventCallback(
           ? inner.text
           : undefined,
       retry: ctx.retry,
+      ...(identity.aliases === undefined ? {} : { aliases: identity.aliases }),
+      ...(identity.fallbackKind === undefined ? {} : { fallbackKind: identity.fallbackKind }),
       receivedAt: ctx.receivedAt,
       payload: body,
     },

@@ -1,4 +1,5 @@
 import type { DeliveryRetry, RtEvent } from '@rt/core';
+import type { MentionAndMessage } from './message-identity.js';
 
 /** What normalising a verified payload produced. */
 export type Normalized =
@@ -20,6 +21,8 @@ export interface NormalizeContext {
   readonly botUserId: string | undefined;
   readonly botId: string | undefined;
   readonly ignoredMessageSubtypes: ReadonlySet<string>;
+  /** The routing rule for one message delivered as `app_mention` and `message`. */
+  readonly mentionAndMessage: MentionAndMessage;
 }
 
 /** A non-empty string, else `undefined`. */

@@ -7,15 +7,17 @@ import {
   PreludeError,
 } from '../errors.js';
 import { eventRef, type RtEvent } from '../event/event.js';
-import { dedupeKeyOf, validateEvent } from '../event/validate-event.js';
+import { validateEvent } from '../event/validate-event.js';
 import { type LockScope, scopeKeyOf } from '../locks/lock-scope.js';
 import type { DispatchMode, Observation } from '../observe/observation.js';
+import type { Handler } from '../routing/handler.js';
 import type { Router } from '../routing/router.js';
 import type { OutcomeLedger } from '../runtime/outcome-ledger.js';
 import type { State } from '../state/state.js';
 import { type Delivery, newDelivery } from './delivery.js';
 import type { DeliveryRunner } from './delivery-runner.js';
 import type { DispatchOptions, DispatchResult } from './dispatch-result.js';
+import { markIdentities } from './mark-identities.js';
 
 /** What the prelude reads and writes; the runtime owns all of it. */
 export interface PreludeHost {
@@ -39,24 +41,26 @@ export interface PreludeHost {
 }
 
 /**
- * The dispatch pipeline (SPEC 3): validate, shutdown check, route, lock scope, admission (deferred
- * only), one dedupe mark, then the deferred or sync runner. Every refusal is observed and counted:
+ * The dispatch pipeline (SPEC 3): validate, shutdown check, route (under `kind`, else under
+ * `fallbackKind`), lock scope, admission (deferred only), one dedupe mark of every identity of the
+ * event (`markIdentities`: with `aliases`, one atomic multi-key mark), then the deferred or sync
+ * runner. Every refusal is observed and counted:
  * `AdmissionRejectedError` (shutdown, capacity), `PreludeError` (the State failed to mark, or the
  * lock scope function failed; nothing marked), `InvalidEventError` (the event breaks the event
  * contract; not counted as received).
  */
 export async function runPrelude(
   host: PreludeHost,
-  event: RtEvent,
+  received: RtEvent,
   options: DispatchOptions = {},
 ): Promise<DispatchResult> {
-  validateEvent(event);
-  const adapter = host.adapter(event.adapter);
-  if (!adapter) throw new InvalidEventError(`no adapter named "${event.adapter}" is registered`);
+  validateEvent(received);
+  const adapter = host.adapter(received.adapter);
+  if (!adapter) throw new InvalidEventError(`no adapter named "${received.adapter}" is registered`);
   host.count('received');
-  const mode = host.modeFor(event, adapter);
-  if (host.closed()) reject(host, event, mode, 'shutdown');
-  const handlers = host.router.match(event);
+  const mode = host.modeFor(received, adapter);
+  if (host.closed()) reject(host, received, mode, 'shutdown');
+  const { event, handlers } = route(host.router, received);
   if (handlers.length === 0) {
     host.ledger.note(event, mode, { outcome: 'unrouted' }, event.receivedAt, false);
     return { status: 'unrouted' };
@@ -74,7 +78,7 @@ export async function runPrelude(
   const ttlMs = event.dedupeTtlMs ?? host.dedupeTtlMs;
   let marked = true;
   try {
-    if (ttlMs > 0) marked = await host.state.markEvent(dedupeKeyOf(event), ttlMs);
+    if (ttlMs > 0) marked = await markIdentities(host, event, ttlMs);
   } catch (error) {
     slot?.release();
     host.emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });
@@ -95,6 +99,21 @@ export async function runPrelude(
     return { status: 'accepted', settled: host.runner.runDeferred(delivery) };
   const result = await host.runner.runSync(delivery, options.signal);
   return { status: 'completed', ...result };
+}
+
+/**
+ * The handlers of `event`: those selecting it under its `kind`, else, when it names a
+ * `fallbackKind`, those selecting it under that kind, in which case the event is dispatched (and
+ * observed) with `kind` set to it. An event nothing selects keeps its own kind.
+ */
+function route(router: Router, event: RtEvent): { event: RtEvent; handlers: Handler[] } {
+  const handlers = router.match(event);
+  if (handlers.length > 0 || event.fallbackKind === undefined) return { event, handlers };
+  const fallback: RtEvent = { ...event, kind: event.fallbackKind };
+  const fallbackHandlers = router.match(fallback);
+  return fallbackHandlers.length > 0
+    ? { event: fallback, handlers: fallbackHandlers }
+    : { event, handlers };
 }
 
 function reject(

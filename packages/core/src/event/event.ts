@@ -75,6 +75,24 @@ export interface RtEvent<Payload = unknown> {
   /** Set when the platform marked this delivery as a retry. */
   readonly retry?: DeliveryRetry;
   /**
+   * Secondary identities of this delivery, as mark keys of its installation built with
+   * `installationMarkKey(kind, adapter, tenant, id)` (kind other than `event`: Slack's
+   * `message:<adapter>:<tenant>:<channel>:<ts>` for a message it may send under two event ids).
+   * With a State offering `MultiKeyMark`, the runtime marks `[primary, ...aliases]` in one atomic
+   * step: the delivery is a duplicate when any of them was seen, and a refused or failed delivery
+   * leaves none marked. Without it the runtime marks the primary identity alone and says so once
+   * (`state_capability_missing`). At most `MAX_MARK_KEYS - 1` distinct keys, each in the event's
+   * own installation and none equal to the primary key, else `InvalidEventError`. ADR 0012.
+   */
+  readonly aliases?: readonly string[];
+  /**
+   * The kind to route the event as when no route selects it under `kind`: the runtime then
+   * dispatches it with `kind` set to this (Slack: the `message` copy of a message that mentions
+   * the bot is a `mention` that falls back to `message`, so a bot with only `onMessage` still sees
+   * it). Must be a known kind, else `InvalidEventError`. ADR 0012.
+   */
+  readonly fallbackKind?: EventKind;
+  /**
    * Lifetime of this event's dedupe mark in ms, overriding the runtime's `dedupeTtlMs`. `0` marks
    * nothing: for shapes the platform never redelivers whose id is unique per receipt (Slack
    * `block_suggestion`: one per keystroke), so no mark per keystroke is kept for the default hour

@@ -1,4 +1,5 @@
 import { InvalidEventError } from '../errors.js';
+import { MAX_MARK_KEYS, markKeyInstallation } from '../state/mark-keys.js';
 import type { EventKind, RtEvent } from './event.js';
 
 const KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
@@ -40,6 +41,42 @@ export function validateEvent(event: RtEvent): void {
     throw new InvalidEventError(
       `event.dedupeTtlMs must be an integer >= 0 when set, got ${String(ttl)}`,
     );
+  }
+  if (event.fallbackKind !== undefined && !KINDS.has(event.fallbackKind)) {
+    throw new InvalidEventError(`unknown event.fallbackKind "${String(event.fallbackKind)}"`);
+  }
+  if (event.aliases !== undefined) validateAliases(event);
+}
+
+/**
+ * `aliases`: an array of at most `MAX_MARK_KEYS - 1` distinct mark keys, each naming the event's
+ * own installation (`<kind>:<adapter>:<tenant>:<id>`, as `installationMarkKey` builds it) with a
+ * kind other than `event`, so none can be the primary key.
+ */
+function validateAliases(event: RtEvent): void {
+  const aliases: unknown = event.aliases;
+  if (!Array.isArray(aliases)) {
+    throw new InvalidEventError('event.aliases must be an array of mark keys when set');
+  }
+  if (aliases.length > MAX_MARK_KEYS - 1) {
+    throw new InvalidEventError(
+      `event.aliases holds at most ${MAX_MARK_KEYS - 1} keys, got ${aliases.length}`,
+    );
+  }
+  const installation = markKeyInstallation(dedupeKeyOf(event));
+  const seen = new Set<string>();
+  for (const [index, alias] of aliases.entries()) {
+    if (typeof alias !== 'string' || markKeyInstallation(alias) !== installation) {
+      throw new InvalidEventError(
+        `event.aliases[${index}] must be a mark key of the event's installation ` +
+          '(installationMarkKey(kind, adapter, tenant, id))',
+      );
+    }
+    if (alias.startsWith('event:')) {
+      throw new InvalidEventError(`event.aliases[${index}] must not be of kind "event"`);
+    }
+    if (seen.has(alias)) throw new InvalidEventError(`event.aliases[${index}] repeats a key`);
+    seen.add(alias);
   }
 }
 

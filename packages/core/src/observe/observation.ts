@@ -70,6 +70,18 @@ export type Observation =
       readonly error: unknown;
     }
   | {
+      /**
+       * The runtime wanted an optional State capability the State lacks and fell back; emitted
+       * once per runtime and capability. `MultiKeyMark`: `event` (the first such) carried
+       * `aliases`, and the runtime marked its primary identity alone (`markEvent`), so a message
+       * the platform sends under two event ids is handled twice. ADR 0012.
+       */
+      readonly type: 'state_capability_missing';
+      readonly at: number;
+      readonly capability: 'MultiKeyMark';
+      readonly event: EventRef;
+    }
+  | {
       readonly type: 'shutdown_started' | 'shutdown_finished';
       readonly at: number;
     }

@@ -4,6 +4,7 @@ import type { Lease, State } from '../state/state.js';
 /** Which operations should fail, and how. */
 export interface Faults {
   markEvent?: () => Error | undefined;
+  markEvents?: () => Error | undefined;
   acquireLock?: () => Error | undefined;
   renewLock?: () => Error | boolean | undefined;
   releaseLock?: () => Error | undefined;
@@ -63,4 +64,20 @@ export class TestState implements State {
   }
 
   async close(): Promise<void> {}
+}
+
+/**
+ * A TestState with the optional `MultiKeyMark` capability: `markEvents` checks and marks every
+ * key in one synchronous section (all or nothing), in the same key space as `markEvent`.
+ */
+export class MultiMarkTestState extends TestState {
+  async markEvents(keys: readonly string[], ttlMs: number): Promise<boolean> {
+    this.calls.push(`markEvents ${keys.join(' ')}`);
+    const fault = this.faults.markEvents?.();
+    if (fault) throw fault;
+    const now = Date.now();
+    if (keys.some((key) => (this.marks.get(key) ?? 0) > now)) return false;
+    for (const key of keys) this.marks.set(key, now + ttlMs);
+    return true;
+  }
 }

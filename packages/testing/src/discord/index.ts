@@ -1,4 +1,19 @@
 export {
+  type FakeDiscordGateway,
+  type FakeDiscordGatewayOptions,
+  type FakeGatewayEvent,
+  startFakeDiscordGateway,
+} from './fake-gateway.js';
+export { FAKE_GATEWAY_THREAD_ID, type FakeGatewayGuild } from './fake-gateway-guilds.js';
+export { type FakeDiscord, startFakeDiscord } from './fake-gateway-pair.js';
+export {
+  buildGatewayMessage,
+  buildGatewayReaction,
+  FAKE_DM_CHANNEL_ID,
+  type GatewayMessageOptions,
+  type GatewayReactionOptions,
+} from './fake-gateway-payloads.js';
+export {
   type FakeDiscordCall,
   type FakeDiscordFailure,
   type FakeDiscordRest,
