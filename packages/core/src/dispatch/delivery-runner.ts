@@ -50,10 +50,11 @@ export class DeliveryRunner {
     if (this.#shutdownSignal.aborted) {
       return { outcome: 'shutdown', error: this.#shutdownSignal.reason };
     }
-    const members = extras.members ?? [delivery];
-    for (const member of members) member.progress.started = true;
+    const { members } = extras;
+    if (members === undefined) delivery.progress.started = true;
+    else for (const member of members) member.progress.started = true;
     const result = await invokeHandlers(delivery, extras);
-    for (const member of members) {
+    for (const member of members ?? [delivery]) {
       member.progress.handled = result;
       if (this.#shutdownSignal.aborted) this.#ledger.settle(member, result);
     }

@@ -6,8 +6,11 @@ import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
 
 interface Scope {
   running: number;
-  /** FIFO waiting line; Map keeps insertion order and deletes in O(1). */
-  readonly line: Map<Delivery, () => void>;
+  /**
+   * FIFO waiting line; Map keeps insertion order and deletes in O(1). Created when the first
+   * delivery has to wait: a scope nobody waits in costs no Map.
+   */
+  line: Map<Delivery, () => void> | undefined;
 }
 
 /**
@@ -36,10 +39,10 @@ export class ConcurrentStrategy implements ConcurrencyStrategy {
     const key = delivery.scopeKey;
     let scope = this.#scopes.get(key);
     if (!scope) {
-      scope = { running: 0, line: new Map() };
+      scope = { running: 0, line: undefined };
       this.#scopes.set(key, scope);
     }
-    if (scope.running >= max || scope.line.size > 0) {
+    if (scope.running >= max || (scope.line !== undefined && scope.line.size > 0)) {
       const left = await this.#wait(scope, delivery);
       if (left) {
         this.#collect(key, scope);
@@ -67,7 +70,7 @@ export class ConcurrentStrategy implements ConcurrencyStrategy {
       const finish = (result: HandledResult | undefined) => {
         stopListening?.();
         detach();
-        scope.line.delete(delivery);
+        scope.line?.delete(delivery);
         this.#parked -= 1;
         resolve(result);
       };
@@ -79,6 +82,7 @@ export class ConcurrentStrategy implements ConcurrencyStrategy {
         return;
       }
       stopListening = life.onAbort(onAbort);
+      scope.line ??= new Map();
       scope.line.set(delivery, () => finish(undefined));
     });
   }
@@ -86,6 +90,7 @@ export class ConcurrentStrategy implements ConcurrencyStrategy {
   #handOver(scope: Scope): void {
     const max = this.#host.config.maxConcurrent ?? Number.POSITIVE_INFINITY;
     while (scope.running < max) {
+      if (scope.line === undefined) return;
       const next = scope.line.entries().next();
       if (next.done) return;
       const [, admit] = next.value;
@@ -95,7 +100,8 @@ export class ConcurrentStrategy implements ConcurrencyStrategy {
   }
 
   #collect(key: string, scope: Scope): void {
-    if (scope.running === 0 && scope.line.size === 0 && this.#scopes.get(key) === scope) {
+    const idle = scope.line === undefined || scope.line.size === 0;
+    if (scope.running === 0 && idle && this.#scopes.get(key) === scope) {
       this.#scopes.delete(key);
     }
   }
