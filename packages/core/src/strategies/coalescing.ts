@@ -4,7 +4,7 @@ import { eventRef, type RtEvent } from '../event/event.js';
 import { acquireWhenFree } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
-import { Cancellation, delayBy } from '../util/cancellation.js';
+import { Cancellation, delayBy, listen } from '../util/cancellation.js';
 import type { StrategyHost } from './strategy.js';
 
 /** The delivery currently parked for a scope, with what it superseded. */
@@ -79,11 +79,14 @@ export class CoalescingEngine {
     settle: (result: HandledResult) => void,
   ): boolean {
     entry.quietUntil = this.#quietMs > 0 ? Date.now() + this.#quietMs : 0;
-    const life = new Cancellation();
-    const detachLife = life.follow([delivery.controller, this.#host.shutdownSignal]);
-    if (life.aborted) {
-      const reason: unknown = life.reason;
-      detachLife();
+    const shutdown = this.#host.shutdownSignal;
+    const ended = delivery.controller.aborted
+      ? delivery.controller
+      : shutdown.aborted
+        ? shutdown
+        : undefined;
+    if (ended !== undefined) {
+      const reason: unknown = ended.reason;
       settle({ outcome: outcomeForAbort(reason), error: reason });
       this.#empty(key, entry);
       return false;
@@ -95,14 +98,16 @@ export class CoalescingEngine {
       settle({ outcome: outcomeForAbort(reason), error: reason });
       this.#empty(key, entry);
     };
-    const stopListening = life.onAbort(onAbort);
+    // Two listeners (its own life, the runtime's shutdown), no cancellation in between.
+    const stopOwn = delivery.controller.onAbort(onAbort);
+    const stopShutdown = listen(shutdown, onAbort);
     entry.survivor = {
       delivery,
       skipped,
       settle,
       detach: () => {
-        stopListening();
-        detachLife();
+        stopOwn();
+        stopShutdown();
       },
     };
     return true;
