@@ -1,4 +1,3 @@
-import { PendingSet } from '../adapter-kit/pending-set.js';
 import { abortable } from '../adapter-kit/signals.js';
 import { PreemptedError } from '../errors.js';
 import type { Observation } from '../observe/observation.js';
@@ -35,8 +34,10 @@ export class LockManager {
   readonly #ttlMs: number;
   readonly #observe: (observation: Observation) => void;
   readonly #releaseWaiters = new Map<string, Set<() => void>>();
-  /** Acquire and release calls to the State still in flight. */
-  readonly #io = new PendingSet();
+  /** Acquire and release calls to the State still in flight (a count: no promise per call). */
+  #ioInFlight = 0;
+  /** `ioSettled` waiters, woken when the count reaches 0. */
+  #ioWaiters: (() => void)[] = [];
 
   constructor(state: State, ttlMs: number, observe: (observation: Observation) => void) {
     this.#state = state;
@@ -50,14 +51,20 @@ export class LockManager {
    */
   async tryAcquire(key: string): Promise<HeldLock | null> {
     const requestedAt = Date.now();
-    const lease = await this.#io.track(this.#state.acquireLock(key, this.#ttlMs));
+    this.ioStarted();
+    let lease: Lease | null;
+    try {
+      lease = await this.#state.acquireLock(key, this.#ttlMs);
+    } finally {
+      this.ioEnded();
+    }
     if (lease === null) return null;
     return new RenewedLock(this, this.#state, lease, this.#ttlMs, requestedAt, this.#observe);
   }
 
   /** Acquire and release calls in flight now. */
   get ioInFlight(): number {
-    return this.#io.size;
+    return this.#ioInFlight;
   }
 
   /**
@@ -68,7 +75,8 @@ export class LockManager {
    * separately from handlers.
    */
   ioSettled(signal: AbortSignal): Promise<void> {
-    return abortable(this.#io.settled(), signal);
+    if (this.#ioInFlight === 0) return abortable(Promise.resolve(), signal);
+    return abortable(new Promise<void>((resolve) => this.#ioWaiters.push(resolve)), signal);
   }
 
   /**
@@ -119,9 +127,18 @@ export class LockManager {
     return this.#releaseWaiters.size;
   }
 
-  /** Tracks a State call of a lock (its release) as lock I/O in flight. */
-  trackIo<T>(io: Promise<T>): Promise<T> {
-    return this.#io.track(io);
+  /** A State call of a lock (acquire, release) started: lock I/O in flight. */
+  ioStarted(): void {
+    this.#ioInFlight += 1;
+  }
+
+  /** A State call of a lock settled; the last one wakes `ioSettled` waiters. */
+  ioEnded(): void {
+    this.#ioInFlight -= 1;
+    if (this.#ioInFlight > 0) return;
+    const waiters = this.#ioWaiters;
+    this.#ioWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   /** Wakes this runtime's waiters for `key`: its lock was released here. */
@@ -189,7 +206,7 @@ class RenewedLock implements HeldLock {
   }
 
   release(): Promise<void> {
-    this.#releasing ??= this.#manager.trackIo(this.#release());
+    this.#releasing ??= this.#release();
     return this.#releasing;
   }
 
@@ -201,9 +218,11 @@ class RenewedLock implements HeldLock {
   async #release(): Promise<void> {
     this.#stopTimers();
     if (this.#controller.aborted) return;
+    this.#manager.ioStarted();
+    let released = false;
     try {
       await this.#state.releaseLock(this.#lease);
-      this.#manager.notifyReleased(this.#lease.key);
+      released = true;
     } catch (error) {
       this.#observe({
         type: 'state_error',
@@ -212,7 +231,10 @@ class RenewedLock implements HeldLock {
         key: this.#lease.key,
         error,
       });
+    } finally {
+      this.#manager.ioEnded();
     }
+    if (released) this.#manager.notifyReleased(this.#lease.key);
   }
 
   #armRenewal(): void {
