@@ -11,6 +11,8 @@ export interface LockWaitOptions {
    * or an `AbortSignal`.
    */
   readonly signal: CancelSource;
+  /** A second source that ends the wait the same way (the runtime's shutdown), if any. */
+  readonly also?: CancelSource;
   readonly observe: (observation: Observation) => void;
   /** Random source in [0, 1) for jitter; injectable for tests. */
   readonly random?: () => number;
@@ -25,21 +27,23 @@ async function attempt(
   key: string,
   options: LockWaitOptions,
 ): Promise<HeldLock | 'held' | 'state-error'> {
-  const { signal } = options;
+  const { signal, also } = options;
   signal.throwIfAborted();
+  also?.throwIfAborted();
   const pending = locks.tryAcquire(key);
   let lock: HeldLock | null;
   try {
-    lock = await abortableBy(pending, signal);
+    lock = await abortableBy(pending, signal, also);
   } catch (error) {
-    if (signal.aborted) {
+    const ended = signal.aborted ? signal : also?.aborted ? also : undefined;
+    if (ended !== undefined) {
       // Given up while the State still works on it: a lease granted late is released at once, and
       // nothing about this attempt is observed any more (the delivery has its outcome).
       pending.then(
         (late) => late?.release(),
         () => {},
       );
-      throw signal.reason;
+      throw ended.reason;
     }
     options.observe({ type: 'state_error', at: Date.now(), operation: 'acquireLock', key, error });
     return 'state-error';
@@ -93,7 +97,7 @@ export async function tryAcquireThroughOutage(
     const result = await attempt(locks, key, options);
     if (result === 'held') return null;
     if (result !== 'state-error') return result;
-    await delayBy(jittered(backoff, random), options.signal);
+    await delayBy(jittered(backoff, random), options.signal, options.also);
     backoff = Math.min(backoff * 2, options.maxMs);
   }
 }

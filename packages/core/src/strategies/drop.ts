@@ -4,7 +4,6 @@ import { eventRef } from '../event/event.js';
 import { tryAcquireThroughOutage } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
-import { Cancellation } from '../util/cancellation.js';
 import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
 
 /**
@@ -48,20 +47,17 @@ export async function runLocked(
   extras: Omit<InvokeExtras, 'lock'> = {},
 ): Promise<HandledResult> {
   // Until the handler starts, shutdown ends the delivery at once (SPEC 7, step 3).
-  const acquiring = new Cancellation();
-  const detach = acquiring.follow([delivery.controller, host.shutdownSignal]);
   let lock: HeldLock | null;
   try {
     lock = await tryAcquireThroughOutage(host.locks, delivery.scopeKey, {
       initialMs: host.config.lockPollInitialMs,
       maxMs: host.config.lockPollMaxMs,
-      signal: acquiring,
+      signal: delivery.controller,
+      also: host.shutdownSignal,
       observe: host.observe,
     });
   } catch (reason) {
     return { outcome: outcomeForAbort(reason), error: reason };
-  } finally {
-    detach();
   }
   if (lock === null) return onConflict();
   try {

@@ -118,6 +118,18 @@ describe('abortableBy and delayBy', () => {
     expect(signal.aborted).toBe(true);
   });
 
+  it('ends the wait on either of two sources, detaching from both', async () => {
+    const own = new Cancellation();
+    const shutdown = new Cancellation();
+    const waiting = abortableBy(new Promise(() => {}), own, shutdown);
+    expect(shutdown.listenerCount).toBe(1);
+    shutdown.abort('shutdown');
+    await expect(waiting).rejects.toBe('shutdown');
+    expect(own.listenerCount).toBe(0);
+    await expect(abortableBy(Promise.resolve(1), own, new Cancellation())).resolves.toBe(1);
+    expect(own.listenerCount).toBe(0);
+  });
+
   it('delays, or rejects at the abort with the timer cleared', async () => {
     vi.useFakeTimers();
     const cancel = new Cancellation();

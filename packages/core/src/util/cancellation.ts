@@ -168,26 +168,46 @@ export function listen(source: CancelSource, listener: (reason: unknown) => void
   return () => source.removeEventListener('abort', onAbort);
 }
 
+/** The first of `source` and `also` that has aborted, if any. */
+function abortedOf(source: CancelSource, also: CancelSource | undefined): CancelSource | undefined {
+  if (source.aborted) return source;
+  return also?.aborted ? also : undefined;
+}
+
 /**
- * Settles like `promise`, or rejects with the source's reason as soon as `source` aborts (at once
- * when it already has). The listener is removed when either side settles. Not cancelled: the work
- * behind `promise`, whose late rejection is swallowed here.
+ * Settles like `promise`, or rejects with the reason of `source` (or of `also`, a second source
+ * that ends the wait too) as soon as one aborts (at once when one already has). The listeners are
+ * removed as soon as either side settles or aborts. Not cancelled: the work behind `promise`, whose late rejection
+ * is swallowed here.
  */
-export function abortableBy<T>(promise: PromiseLike<T>, source: CancelSource): Promise<T> {
+export function abortableBy<T>(
+  promise: PromiseLike<T>,
+  source: CancelSource,
+  also?: CancelSource,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    if (source.aborted) {
+    const ended = abortedOf(source, also);
+    if (ended !== undefined) {
       Promise.resolve(promise).then(undefined, noop);
-      reject(source.reason);
+      reject(ended.reason);
       return;
     }
-    const detach = listen(source, reject);
+    const onAbort = (reason: unknown) => {
+      detach();
+      detachAlso();
+      reject(reason);
+    };
+    const detach = listen(source, onAbort);
+    const detachAlso = also === undefined ? noop : listen(also, onAbort);
     Promise.resolve(promise).then(
       (value) => {
         detach();
+        detachAlso();
         resolve(value);
       },
       (error: unknown) => {
         detach();
+        detachAlso();
         reject(error);
       },
     );
@@ -195,21 +215,27 @@ export function abortableBy<T>(promise: PromiseLike<T>, source: CancelSource): P
 }
 
 /**
- * Resolves after `ms`, or rejects with the source's reason when `source` aborts first. The timer
- * and the listener are removed either way.
+ * Resolves after `ms`, or rejects with the reason of `source` (or of `also`) when one aborts
+ * first. The timer and the listeners are removed either way.
  */
-export function delayBy(ms: number, source: CancelSource): Promise<void> {
+export function delayBy(ms: number, source: CancelSource, also?: CancelSource): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (source.aborted) {
-      reject(source.reason);
+    const ended = abortedOf(source, also);
+    if (ended !== undefined) {
+      reject(ended.reason);
       return;
     }
-    const detach = listen(source, (reason) => {
+    const onAbort = (reason: unknown) => {
       clearTimeout(timer);
+      detach();
+      detachAlso();
       reject(reason);
-    });
+    };
+    const detach = listen(source, onAbort);
+    const detachAlso = also === undefined ? noop : listen(also, onAbort);
     const timer = setTimeout(() => {
       detach();
+      detachAlso();
       resolve();
     }, ms);
   });
