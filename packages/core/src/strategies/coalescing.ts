@@ -145,7 +145,7 @@ export class CoalescingEngine {
     let lock: HeldLock | undefined;
     try {
       for (;;) {
-        await this.#quiet(entry);
+        if (this.#quietMs > 0) await this.#quiet(entry);
         lock = await acquireWhenFree(this.#host.locks, key, {
           initialMs: this.#host.config.lockPollInitialMs,
           maxMs: this.#host.config.lockPollMaxMs,
