@@ -2,16 +2,19 @@
  * Model 2: per-instance admission, concurrency strategies and shutdown (SPEC 3, 4, 5, 7).
  *
  * Abstracts:
- *   packages/core/src/runtime/create-runtime.ts       dispatch prelude (shutdown check, admission,
- *                                                     dedupe mark), tails, shutdown (close, cancel
- *                                                     what has not started, grace, abandon, drain)
+ *   packages/core/src/dispatch/prelude.ts             dispatch prelude (shutdown check, admission,
+ *                                                     dedupe mark)
+ *   packages/core/src/dispatch/delivery-runner.ts     tails: handler start, slot release, what
+ *                                                     shutdown cancels, aborts and abandons
+ *   packages/core/src/runtime/shutdown.ts             shutdown (close, cancel what has not started,
+ *                                                     grace, abandon, drain)
  *   packages/core/src/admission/admission-controller.ts  the bound and the per-tenant ceiling
  *   packages/core/src/strategies/coalescing.ts        queue: one parked survivor per scope,
  *                                                     supersession, the survivor takes the lock
  *   packages/core/src/strategies/drop.ts              drop: one try, `dropped` on conflict
  *   packages/core/src/strategies/burst.ts             burst: open batch per scope, closed at
  *                                                     maxBatch or by its window, run in order
- *   packages/core/src/runtime/outcome-counter.ts      the ledger shutdown waits on
+ *   packages/core/src/runtime/outcome-ledger.ts       the ledger shutdown waits on
  *
  * What is modelled: D deliveries arriving one after another, each with a scope (2), a tenant (2)
  * and an event id (fresh, or the first delivery's again: a redelivery); the deferred dispatch mode; the bound MAX and the

@@ -5,6 +5,7 @@
  * rejected dispatches, and the accounting once shutdown resolved.
  */
 import {
+  ACCEPTED_OUTCOMES,
   AdmissionRejectedError,
   createRuntime,
   type Observation,
@@ -41,15 +42,7 @@ export interface ScenarioReport {
   readonly handlersStillRunning: number;
 }
 
-const ACCEPTED = new Set([
-  'completed',
-  'failed',
-  'dropped',
-  'superseded',
-  'timed-out',
-  'preempted',
-  'shutdown',
-]);
+const ACCEPTED: ReadonlySet<string> = new Set(ACCEPTED_OUTCOMES);
 
 /** Replays `steps` with `strategy`. Call with fake timers installed (`vi.useFakeTimers()`). */
 export async function replayScenario(

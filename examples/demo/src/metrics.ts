@@ -1,4 +1,5 @@
 import type { DemoBot } from './bot/create-bot.js';
+import type { DiscordCounts } from './discord/discord-record.js';
 import type { DiscordSimulator } from './discord/discord-simulator.js';
 import type { SimulatorCounters, SimulatorLedger } from './simulator/ledger.js';
 import type { SlackSimulator } from './simulator/slack-simulator.js';
@@ -40,18 +41,10 @@ export interface Snapshot {
   readonly peakRssBytes: number;
   readonly peakHeapUsedBytes: number;
   /**
-   * Discord over the gateway: deliveries sent, handled by the bot, and what users saw (answers
-   * and busy replies or callbacks, recorded by the fake REST), and Discord handlers running now.
+   * Discord, from its simulator's record: deliveries sent, answered (a handler's answer, or
+   * autocomplete choices) and told busy, by kind; and Discord handler bodies running now.
    */
-  readonly discord: {
-    readonly sentMessages: number;
-    readonly sentCommands: number;
-    readonly handledMessages: number;
-    readonly handledCommands: number;
-    readonly answered: number;
-    readonly busy: number;
-    readonly handlersRunning: number;
-  };
+  readonly discord: DiscordCounts & { readonly handlersRunning: number };
 }
 
 /** Samples the run: the view's frames and the summary's peaks come from here. */
@@ -88,6 +81,7 @@ export class Metrics {
   /** Takes a sample (runtime stats, memory, new Web API calls) and returns the snapshot. */
   sample(): Snapshot {
     this.#webApi.poll();
+    this.#discord.record.poll();
     const stats = this.#bot.runtime.stats();
     const memory = process.memoryUsage();
     this.#samples += 1;
@@ -114,8 +108,8 @@ export class Metrics {
       busyShown: { commands: busyCommands, clicks: busyPosts.click },
       lateBusy: { commands: busyPosts.command, unknown: busyPosts.unknown },
       inFlight: stats.detachedInFlight,
-      handlersRunning: tally.handlers.running,
-      handlersPeak: tally.handlers.peak,
+      handlersRunning: tally.allHandlers.running,
+      handlersPeak: tally.allHandlers.peak,
       maxDetached: this.#bot.runtime.options.maxDetached,
       peakSampled: this.#peakSampled,
       samples: this.#samples,
@@ -123,12 +117,7 @@ export class Metrics {
       heapUsedBytes: memory.heapUsed,
       peakRssBytes: this.#peakRss,
       peakHeapUsedBytes: this.#peakHeap,
-      discord: {
-        ...this.#discord.counters(),
-        handledMessages: tally.handledCount('discordMessage'),
-        handledCommands: tally.handledCount('discordCommand'),
-        handlersRunning: tally.discordHandlers.running,
-      },
+      discord: { ...this.#discord.record.counts(), handlersRunning: tally.discordHandlers.running },
     };
   }
 }

@@ -40,6 +40,10 @@ describe('the demo', () => {
         '--discord-messages',
         '12',
         '--discord-commands',
+        '4',
+        '--discord-clicks',
+        '4',
+        '--discord-suggestions',
         '3',
       ],
       { stdout: out },
@@ -47,7 +51,7 @@ describe('the demo', () => {
     const failed = report?.invariants.filter((i) => !i.passed).map((i) => `${i.name}: ${i.detail}`);
     expect(failed).toEqual([]);
     expect(exitCode).toBe(0);
-    expect(report?.invariants).toHaveLength(13);
+    expect(report?.invariants).toHaveLength(14);
     expect(report?.stoppedEarly).toBeUndefined();
     const r = report!;
     // Counts add up: every event was sent and handled once; the bound really was hit.
@@ -73,18 +77,26 @@ describe('the demo', () => {
     // What the simulator saw: one reply in each event's thread, nothing outside them.
     for (const record of r.ledger.events.values()) expect(r.ledger.repliesTo(record)).toBe(1);
     expect(r.ledger.strayMessages).toBe(0);
-    // Discord over the gateway, on the same runtime: every mention and /ask answered or told busy.
-    const discordRefused = r.discord.outcomes['admission-rejected'] ?? 0;
-    expect(r.discord.handled.messages + r.discord.handled.commands + discordRefused).toBe(15);
-    expect(r.discord.accepted).toBe(r.discord.handled.messages + r.discord.handled.commands);
+    // Discord on the same runtime: mentions over the gateway, /ask, clicks and autocompletes as
+    // signed HTTP interactions; each answered or told busy, by the Discord simulator's record.
+    const d = r.final.discord;
+    expect(d.sent).toEqual({ message: 12, command: 4, click: 4, suggestion: 3 });
+    expect(d.answered.message + d.busy.message).toBe(12);
+    expect(d.answered.command + d.busy.command).toBe(4);
+    expect(d.answered.click + d.busy.click).toBe(4);
+    expect(d.answered.suggestion).toBe(3);
+    const busyShown = d.busy.message + d.busy.command + d.busy.click;
+    expect(r.discord.outcomes['admission-rejected'] ?? 0).toBe(busyShown);
+    const h = r.discord.handled;
+    expect(r.discord.accepted).toBe(h.messages + h.commands + h.clicks + 3);
     expect(r.discord.outcomes.completed).toBe(r.discord.accepted);
-    expect(out.text()).toMatch(/RESULT: all 13 invariants passed\n$/);
+    expect(out.text()).toMatch(/RESULT: all 14 invariants passed\n$/);
   });
 
   it('floods over Socket Mode with a deploy mid-flood and proves its invariants', async () => {
     const out = sink();
     const { exitCode, socketReport } = await main(
-      ['--socket-mode', '--events', '60', '--commands', '6', '--clicks', '6'].concat([
+      ['--transport', 'socket-mode', '--events', '60', '--commands', '6', '--clicks', '6'].concat([
         '--max-detached',
         '5',
         '--handler-ms',
@@ -110,8 +122,23 @@ describe('the demo', () => {
     // The bound was hit: some events were left unacked and came back as redeliveries.
     expect(run.fake.sent.filter((e) => (e.retry_attempt ?? 0) > 0).length).toBeGreaterThan(0);
     for (const record of run.ledger.events.values()) expect(run.ledger.repliesTo(record)).toBe(1);
+    // Events sent on A after its admission closed: none acked there (the fake's record), each
+    // redelivered to B and handled there exactly once.
+    const late = run.connectionA.sent
+      .slice(run.aSentBeforeShutdown)
+      .filter((envelope) => envelope.type === 'events_api');
+    expect(late.length).toBeGreaterThanOrEqual(3);
+    for (const envelope of late) {
+      expect(run.fake.acksOf(envelope.envelope_id)).toEqual([]);
+      expect(run.bots[1]?.tally.handled.event.get(String(envelope.payload.event_id))).toBe(1);
+    }
+    // A's socket stayed open for the options load in flight: A read the events and the two /ask
+    // sent after its admission closed, withheld the events and acked each /ask as busy.
+    const a = run.bots[0]!;
+    expect(a.refusedAtShutdown.size).toBeGreaterThanOrEqual(3);
+    expect(a.refusedCommandsAtShutdown).toBe(2);
     expect(out.text()).toContain('deploy: B connected; A shutting down mid-flood');
-    expect(out.text()).toMatch(/RESULT: all 7 invariants passed\n$/);
+    expect(out.text()).toMatch(/RESULT: all 9 invariants passed\n$/);
   });
 
   it('exits 3 and proves nothing when stopped before sending anything', async () => {

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_DISCORD_ADAPTER_OPTIONS } from '@rt/adapter-discord';
 import { DEFAULT_SLACK_ADAPTER_OPTIONS } from '@rt/adapter-slack';
 import { startBot } from './bot/create-bot.js';
 import type { DemoConfig } from './config/demo-config.js';
 import { HELP_TEXT, parseFlags } from './config/flags.js';
 import { type DemoTimings, validateConfig } from './config/limits.js';
 import { checkDiscordInvariants } from './discord/discord-checks.js';
-import { DiscordSimulator, planDiscordTraffic } from './discord/discord-simulator.js';
+import { planDiscordTraffic } from './discord/discord-plan.js';
+import { DiscordSimulator } from './discord/discord-simulator.js';
 import { Metrics, type Snapshot } from './metrics.js';
 import { SimulatorLedger } from './simulator/ledger.js';
 import { SignerClient } from './simulator/signer-client.js';
@@ -14,6 +16,7 @@ import { planTraffic } from './simulator/traffic-plan.js';
 import { SimulatedWebApi } from './simulator/web-api.js';
 import { runSocketModeDemo, type SocketDemoReport } from './socket-mode/socket-run.js';
 import { checkInvariants, type Invariant } from './summary/invariants.js';
+import type { DiscordHandled } from './summary/summary.js';
 import { renderSummary } from './summary/summary.js';
 import { seconds } from './view/format.js';
 import { LiveRenderer } from './view/live-renderer.js';
@@ -50,7 +53,7 @@ export interface DemoReport {
   readonly discord: {
     readonly outcomes: Readonly<Record<string, number>>;
     readonly accepted: number;
-    readonly handled: { readonly messages: number; readonly commands: number };
+    readonly handled: DiscordHandled;
   };
   /** The simulator's record of the run. */
   readonly ledger: SimulatorLedger;
@@ -70,7 +73,7 @@ export const EXIT_CODES = Object.freeze({
 export interface DemoOutcome {
   readonly exitCode: number;
   readonly report?: DemoReport;
-  /** The report of a `--socket-mode` run. */
+  /** The report of a `--transport socket-mode` run. */
   readonly socketReport?: SocketDemoReport;
 }
 
@@ -115,7 +118,10 @@ export async function runDemo(
   const secret = randomBytes(16).toString('hex');
   const ledger = new SimulatorLedger();
   const webApi = await SimulatedWebApi.start(ledger, busyText);
-  const discord = await DiscordSimulator.start(busyText);
+  const discord = await DiscordSimulator.start([
+    busyText,
+    DEFAULT_DISCORD_ADAPTER_OPTIONS.unavailableText,
+  ]);
   const discordPlan = planDiscordTraffic(config);
   const bot = await startBot({
     discord: discord.credentials,
@@ -128,6 +134,7 @@ export async function runDemo(
     handlerMs: config.handlerMs,
     seed: config.seed,
   });
+  discord.connect(bot.discordUrl);
   const simulator = new SlackSimulator(
     new SignerClient(bot.url, secret),
     ledger,
@@ -142,6 +149,8 @@ export async function runDemo(
     clicks: config.clicks,
     discordMessages: config.discordMessages,
     discordCommands: config.discordCommands,
+    discordClicks: config.discordClicks,
+    discordSuggestions: config.discordSuggestions,
   };
   const renderer: Renderer =
     out.isTTY === true
@@ -149,8 +158,9 @@ export async function runDemo(
       : new PlainRenderer(out, totals);
   out.write(
     `rt demo: bot at ${bot.url} (maxDetached ${config.maxDetached}, deferred dispatch), ` +
-      `Slack simulator Web API at ${webApi.url}, Discord gateway simulator at ` +
-      `${discord.credentials.apiUrl} (${config.discordMessages} mentions, ${config.discordCommands} /ask)\n` +
+      `Slack simulator Web API at ${webApi.url}\n` +
+      `Discord interactions at ${bot.discordUrl} (the same runtime and State), Discord simulator ` +
+      `REST and gateway at ${discord.credentials.apiUrl}\n` +
       `Slack time compressed x${config.timeScale}: retries at once, +${seconds(60_000 / config.timeScale)} ` +
       `(1 min), +${seconds(300_000 / config.timeScale)} (5 min); ${plan.bursts} bursts over ` +
       `${seconds(config.durationMs)}\n\n`,
@@ -208,7 +218,7 @@ export async function runDemo(
     }),
     ...checkDiscordInvariants({
       plan: discordPlan,
-      outcomes: discord.outcomes(),
+      record: discord.record,
       tally: bot.tally,
       gatewayCloses,
       identifies,
@@ -221,6 +231,7 @@ export async function runDemo(
     handled: {
       messages: bot.tally.handledCount('discordMessage'),
       commands: bot.tally.handledCount('discordCommand'),
+      clicks: bot.tally.handledCount('discordClick'),
     },
   };
   out.write(
@@ -234,7 +245,7 @@ export async function runDemo(
       accepted,
       invariants,
       busyText,
-      discord: { ...discordReport, sent: discord.sent, shown: discord.counters() },
+      discord: { ...discordReport, counts: final.discord },
       ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
     }),
   );

@@ -1,74 +1,26 @@
 import type { RtEvent } from '@rt/core';
 import { deferred, unreachableState } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
-import {
-  buildAutocomplete,
-  buildButton,
-  buildChatInputCommand,
-  buildMessageCommand,
-  buildModalSubmit,
-  buildSelect,
-  buildUserCommand,
-  type DiscordTestInteraction,
-} from '@rt/testing/discord';
+import { type ExpectedAnswer, failOnUnhandledRejections, readAnswer } from '@rt/testing/adapter';
+import { buildAutocomplete, buildButton, buildChatInputCommand } from '@rt/testing/discord';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUSY_CHOICE_VALUE } from './respond/busy-choice.js';
+import {
+  DEFERRED_ROWS,
+  EDIT_ORIGINAL,
+  FOLLOW_UP,
+  refusalBody,
+} from './test-support/answer-table.js';
 import { type Harness, type HarnessOptions, startHarness } from './test-support/harness.js';
 
 const BUSY = 'Busy, try again.';
 const UNAVAILABLE = 'Down for a moment.';
-const refusal = (content: string) => ({
-  type: 4,
-  data: { content, flags: 64, allowed_mentions: { parse: [] } },
-});
 
-const EDIT_ORIGINAL = 'PATCH /webhooks/:application/:token/messages/:message' as const;
-const FOLLOW_UP = 'POST /webhooks/:application/:token' as const;
-
-/** One row of the SPEC 9.2 table for a deferred shape. */
-interface Row {
-  readonly name: string;
-  readonly payload: () => DiscordTestInteraction;
-  /** The callback of an accepted delivery. */
-  readonly accepted: unknown;
-  /** The REST call the handler's `ctx.reply` becomes. */
-  readonly replyVia: typeof EDIT_ORIGINAL | typeof FOLLOW_UP;
+/** Asserts the status, then the row's own check of the callback. */
+async function expectAnswer(response: Response, expected: ExpectedAnswer): Promise<void> {
+  const answer = await readAnswer(response);
+  expect(answer.status).toBe(expected.status);
+  await expected.check?.(answer);
 }
-
-const ROWS: readonly Row[] = [
-  {
-    name: 'a chat-input command',
-    payload: () => buildChatInputCommand(),
-    accepted: { type: 5 },
-    replyVia: EDIT_ORIGINAL,
-  },
-  {
-    name: 'a user context-menu command',
-    payload: () => buildUserCommand(),
-    accepted: { type: 5 },
-    replyVia: EDIT_ORIGINAL,
-  },
-  {
-    name: 'a message context-menu command',
-    payload: () => buildMessageCommand(),
-    accepted: { type: 5 },
-    replyVia: EDIT_ORIGINAL,
-  },
-  { name: 'a button', payload: () => buildButton(), accepted: { type: 6 }, replyVia: FOLLOW_UP },
-  { name: 'a select', payload: () => buildSelect(), accepted: { type: 6 }, replyVia: FOLLOW_UP },
-  {
-    name: 'a modal submit from a command',
-    payload: () => buildModalSubmit(),
-    accepted: { type: 5 },
-    replyVia: EDIT_ORIGINAL,
-  },
-  {
-    name: 'a modal submit from a component',
-    payload: () => buildModalSubmit({ fromMessage: true }),
-    accepted: { type: 6 },
-    replyVia: FOLLOW_UP,
-  },
-];
 
 describe('the SPEC 9.2 answer table over HTTP', () => {
   failOnUnhandledRejections();
@@ -112,13 +64,12 @@ describe('the SPEC 9.2 answer table over HTTP', () => {
     expect(h.runtime.stats().detachedInFlight).toBe(1);
   }
 
-  describe.each(ROWS)('$name', (row) => {
+  describe.each(DEFERRED_ROWS)('$name', (row) => {
     it('accepted: answered with its deferred type, and the reply reaches Discord through the interaction token', async () => {
       await start();
       const payload = row.payload();
       const response = await h.send(payload);
-      expect(response.status).toBe(200);
-      expect(await response.json()).toEqual(row.accepted);
+      await expectAnswer(response, row.accepted);
       const [call] = await h.fake.waitForCalls(row.replyVia);
       expect(call).toMatchObject({
         params: { application: payload.application_id, token: payload.token },
@@ -133,8 +84,7 @@ describe('the SPEC 9.2 answer table over HTTP', () => {
       await start();
       await saturate();
       const response = await h.send(row.payload());
-      expect(response.status).toBe(200);
-      expect(await response.json()).toEqual(refusal(BUSY));
+      await expectAnswer(response, row.refused(BUSY, 'busy'));
       expect(h.observations).toContainEqual(
         expect.objectContaining({ type: 'admission_rejected', reason: 'capacity' }),
       );
@@ -146,14 +96,14 @@ describe('the SPEC 9.2 answer table over HTTP', () => {
       await start();
       void h.runtime.shutdown({ graceMs: 60_000 });
       const response = await h.send(row.payload());
-      expect(await response.json()).toEqual(refusal(UNAVAILABLE));
+      await expectAnswer(response, row.refused(UNAVAILABLE, 'unavailable'));
       expect(h.fake.calls).toEqual([]);
     });
 
     it('a prelude error (State unreachable) is answered unavailable, never as handled', async () => {
       await start({ state: unreachableState() });
       const response = await h.send(row.payload());
-      expect(await response.json()).toEqual(refusal(UNAVAILABLE));
+      await expectAnswer(response, row.refused(UNAVAILABLE, 'unavailable'));
       expect(h.observations).toContainEqual(expect.objectContaining({ type: 'prelude_error' }));
       expect(h.fake.calls).toEqual([]);
     });
@@ -242,14 +192,16 @@ describe('the SPEC 9.2 answer table over HTTP', () => {
   it('a command submitted with the busy choice is answered busy and not dispatched', async () => {
     await start();
     const response = await h.send(buildChatInputCommand({ options: { topic: BUSY_CHOICE_VALUE } }));
-    expect(await response.json()).toEqual(refusal(BUSY));
+    expect(await response.json()).toEqual(refusalBody(BUSY));
     expect(replied).toEqual([]);
     expect(h.notices('busy_choice_submitted')).toHaveLength(1);
   });
 
   it('an unrouted command gets the ephemeral unrouted text; an unrouted component a silent type 6', async () => {
     h = await startHarness({ adapter: { unroutedText: 'Nobody home.' } });
-    expect(await (await h.send(buildChatInputCommand())).json()).toEqual(refusal('Nobody home.'));
+    expect(await (await h.send(buildChatInputCommand())).json()).toEqual(
+      refusalBody('Nobody home.'),
+    );
     expect(await (await h.send(buildButton())).json()).toEqual({ type: 6 });
     expect(h.runtime.stats().outcomes.unrouted).toBe(2);
     expect(h.fake.calls).toEqual([]);

@@ -1,8 +1,16 @@
 import type { KeyObject } from 'node:crypto';
 import type { RESTOptions } from '@discordjs/rest';
 import { DEFAULT_BODY_LIMIT_BYTES, type DispatchMode, type RtEvent } from '@rt/core';
+import {
+  type AnswerOptions,
+  checkNonEmptyText,
+  checkPositiveInteger,
+  DEFAULT_ANSWER_OPTIONS,
+  type ResolvedAnswerOptions,
+  resolveAnswerOptions,
+} from '@rt/core/adapter';
 import type { DiscordGatewayOptions } from './gateway/gateway-options.js';
-import { DISCORD_SHAPES, type DiscordShape, isDiscordShape } from './shapes.js';
+import { DISCORD_SHAPES, type DiscordShape } from './shapes.js';
 import { importPublicKey } from './verify/public-key.js';
 
 /**
@@ -11,8 +19,14 @@ import { importPublicKey } from './verify/public-key.js';
  */
 export type EphemeralDecision = boolean | ((event: RtEvent) => boolean);
 
-/** Options of `createDiscordAdapter`. Units are in the names. */
-export interface DiscordAdapterOptions {
+/**
+ * Options of `createDiscordAdapter`. Units are in the names. The answer options (`busyText`,
+ * `unavailableText`, `busySignalTimeoutMs`, `ackDeadlineMs`, `syncDeadlineMs`, `dispatchModes`,
+ * `clock`) are the adapter kit's `AnswerOptions`; on Discord the late busy signals are an
+ * `@original` edit or a follow-up, the ack limit is Discord's 3 s (then it shows "The application
+ * did not respond"), and the sync dispatches are autocompletes and any shape made sync.
+ */
+export interface DiscordAdapterOptions extends AnswerOptions<DiscordShape> {
   /** The application's public key (64 hex characters, Developer Portal → General Information). Required. */
   readonly publicKey: string;
   /** The application id (a snowflake). Required. */
@@ -39,30 +53,8 @@ export interface DiscordAdapterOptions {
    * ephemeral and an `ephemeral_decision_failed` notice is emitted). Default `false`.
    */
   readonly ephemeral?: EphemeralDecision;
-  /** Text of the visible busy signal when admission is refused for capacity. */
-  readonly busyText?: string;
-  /** Text of the visible signal when the runtime is shutting down or its State failed. */
-  readonly unavailableText?: string;
   /** Text answered (ephemeral) to a command or modal no handler is registered for. */
   readonly unroutedText?: string;
-  /**
-   * Time budget of each late busy signal (an `@original` edit or a follow-up telling the user that
-   * an acknowledged interaction was dropped). Failures become `busy_signal_failed` notices. Default 2000.
-   */
-  readonly busySignalTimeoutMs?: number;
-  /**
-   * The latest moment, counted from the request's receipt, at which a dispatched interaction is
-   * answered (Discord waits 3 s, then shows "The application did not respond"). When the dispatch
-   * has not produced its answer by then, the refusal with `unavailableText` is sent, an
-   * `ack_deadline_passed` notice emitted, and the dispatch goes on without a second answer. A
-   * positive integer, at most 3000. Default 2500.
-   */
-  readonly ackDeadlineMs?: number;
-  /**
-   * When the abort signal of sync dispatches (autocomplete; any shape made sync) fires, counted
-   * from receipt. Below `ackDeadlineMs`. Default 80 % of `ackDeadlineMs` (2000).
-   */
-  readonly syncDeadlineMs?: number;
   /**
    * This adapter's dispatch mode per shape, merged over the defaults (`autocomplete` sync: its
    * choices are the answer). Make `application_command` or `modal_submit` sync to answer with a
@@ -78,8 +70,6 @@ export interface DiscordAdapterOptions {
   readonly syncCommands?: readonly string[];
   /** Messages `readHistory` returns when the caller gives no limit. Default 50. */
   readonly historyLimit?: number;
-  /** Clock for `receivedAt` (epoch ms). Default `Date.now`. */
-  readonly clock?: () => number;
   /**
    * Also receive over the gateway (a long-lived `discord.js` Client started by `runtime.start()`):
    * `true` for the defaults, or its options (`DiscordGatewayOptions`). Default: HTTP only (the
@@ -107,12 +97,8 @@ export const DEFAULT_DISCORD_ADAPTER_OPTIONS = Object.freeze({
   apiUrl: 'https://discord.com/api',
   bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
   ephemeral: false as EphemeralDecision,
-  busyText: 'This app is busy right now. Please try again in a moment.',
-  unavailableText: 'This app is temporarily unavailable. Please try again in a moment.',
+  ...DEFAULT_ANSWER_OPTIONS,
   unroutedText: 'This app does not handle that here.',
-  busySignalTimeoutMs: 2000,
-  ackDeadlineMs: 2500,
-  syncDeadlineMs: 2000,
   dispatchModes: Object.freeze({ autocomplete: 'sync' }) as Readonly<
     Partial<Record<DiscordShape, DispatchMode>>
   >,
@@ -120,7 +106,7 @@ export const DEFAULT_DISCORD_ADAPTER_OPTIONS = Object.freeze({
 });
 
 /** Options with defaults filled in and validated. */
-export interface ResolvedDiscordOptions {
+export interface ResolvedDiscordOptions extends ResolvedAnswerOptions<DiscordShape> {
   readonly name: string;
   readonly publicKey: KeyObject;
   readonly applicationId: string;
@@ -129,77 +115,18 @@ export interface ResolvedDiscordOptions {
   readonly restOptions: Partial<RESTOptions>;
   readonly bodyLimitBytes: number;
   readonly ephemeral: EphemeralDecision;
-  readonly busyText: string;
-  readonly unavailableText: string;
   readonly unroutedText: string;
-  readonly busySignalTimeoutMs: number;
-  readonly ackDeadlineMs: number;
-  readonly syncDeadlineMs: number;
-  readonly dispatchModes: Readonly<Partial<Record<DiscordShape, DispatchMode>>>;
   readonly syncCommands: ReadonlySet<string>;
   readonly historyLimit: number;
-  readonly clock: () => number;
 }
 
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
-
-function nonEmptyText(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim().length === 0) {
-    throw new TypeError(`${name} must be a non-empty string`);
-  }
-  return value;
-}
-
-/** Discord's own limit on the first answer, counted from its sending of the request. */
-const DISCORD_ACK_LIMIT_MS = 3000;
-
-function deadlinesOf(options: DiscordAdapterOptions): {
-  ackDeadlineMs: number;
-  syncDeadlineMs: number;
-} {
-  const d = DEFAULT_DISCORD_ADAPTER_OPTIONS;
-  const ackDeadlineMs = positiveInteger('ackDeadlineMs', options.ackDeadlineMs ?? d.ackDeadlineMs);
-  if (ackDeadlineMs > DISCORD_ACK_LIMIT_MS) {
-    throw new RangeError(
-      `ackDeadlineMs must be at most ${DISCORD_ACK_LIMIT_MS} (Discord waits 3 s), got ${ackDeadlineMs}`,
-    );
-  }
-  const syncDeadlineMs = positiveInteger(
-    'syncDeadlineMs',
-    options.syncDeadlineMs ?? Math.max(1, Math.floor(ackDeadlineMs * 0.8)),
-  );
-  if (syncDeadlineMs >= ackDeadlineMs) {
-    throw new RangeError(
-      `syncDeadlineMs must be below ackDeadlineMs (${ackDeadlineMs}), got ${syncDeadlineMs}`,
-    );
-  }
-  return { ackDeadlineMs, syncDeadlineMs };
-}
-
-function dispatchModesOf(value: unknown): Partial<Record<DiscordShape, DispatchMode>> {
-  if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError('dispatchModes must be an object of shape → "sync" | "deferred"');
-  }
-  for (const [shape, mode] of Object.entries(value)) {
-    if (!isDiscordShape(shape)) {
-      throw new TypeError(
-        `dispatchModes names an unknown shape ${JSON.stringify(shape)} (expected one of ${DISCORD_SHAPES.join(', ')})`,
-      );
-    }
-    if (mode !== 'sync' && mode !== 'deferred') {
-      throw new TypeError(
-        `dispatchModes.${shape} must be "sync" or "deferred", got ${JSON.stringify(mode)}`,
-      );
-    }
-  }
-  return value as Partial<Record<DiscordShape, DispatchMode>>;
-}
+/** How Discord is answered: within its 3 s, dispatch modes per Discord shape. */
+const DISCORD_ANSWERS = Object.freeze({
+  name: 'Discord',
+  ackLimitMs: 3000,
+  shapes: DISCORD_SHAPES,
+  dispatchModes: DEFAULT_DISCORD_ADAPTER_OPTIONS.dispatchModes,
+});
 
 function syncCommandsOf(value: unknown): ReadonlySet<string> {
   if (value === undefined) return new Set();
@@ -232,29 +159,21 @@ export function resolveDiscordOptions(options: DiscordAdapterOptions): ResolvedD
   if (typeof options.applicationId !== 'string' || !/^\d{1,25}$/.test(options.applicationId)) {
     throw new TypeError('applicationId must be the application id (a snowflake of digits)');
   }
-  const clock = options.clock ?? Date.now;
-  if (typeof clock !== 'function')
-    throw new TypeError('clock must be a function returning epoch ms');
   return Object.freeze({
-    name: nonEmptyText('name', options.name ?? d.name),
+    name: checkNonEmptyText('name', options.name ?? d.name),
     publicKey: importPublicKey(options.publicKey),
     applicationId: options.applicationId,
-    token: nonEmptyText('token', options.token),
+    token: checkNonEmptyText('token', options.token),
     apiUrl: apiUrl.replace(/\/+$/, ''),
     restOptions: { ...DEFAULT_REST_OPTIONS, ...options.restOptions },
-    bodyLimitBytes: positiveInteger('bodyLimitBytes', options.bodyLimitBytes ?? d.bodyLimitBytes),
-    ephemeral: ephemeralOf(options.ephemeral ?? d.ephemeral),
-    busyText: nonEmptyText('busyText', options.busyText ?? d.busyText),
-    unavailableText: nonEmptyText('unavailableText', options.unavailableText ?? d.unavailableText),
-    unroutedText: nonEmptyText('unroutedText', options.unroutedText ?? d.unroutedText),
-    busySignalTimeoutMs: positiveInteger(
-      'busySignalTimeoutMs',
-      options.busySignalTimeoutMs ?? d.busySignalTimeoutMs,
+    bodyLimitBytes: checkPositiveInteger(
+      'bodyLimitBytes',
+      options.bodyLimitBytes ?? d.bodyLimitBytes,
     ),
-    ...deadlinesOf(options),
-    dispatchModes: Object.freeze({ ...d.dispatchModes, ...dispatchModesOf(options.dispatchModes) }),
+    ephemeral: ephemeralOf(options.ephemeral ?? d.ephemeral),
+    ...resolveAnswerOptions(options, DISCORD_ANSWERS),
+    unroutedText: checkNonEmptyText('unroutedText', options.unroutedText ?? d.unroutedText),
     syncCommands: syncCommandsOf(options.syncCommands),
-    historyLimit: positiveInteger('historyLimit', options.historyLimit ?? d.historyLimit),
-    clock,
+    historyLimit: checkPositiveInteger('historyLimit', options.historyLimit ?? d.historyLimit),
   });
 }

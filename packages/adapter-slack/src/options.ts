@@ -1,16 +1,32 @@
 import { DEFAULT_BODY_LIMIT_BYTES, type DispatchMode } from '@rt/core';
+import {
+  type AnswerOptions,
+  checkNonEmptyText,
+  checkPositiveInteger,
+  DEFAULT_ANSWER_OPTIONS,
+  type ResolvedAnswerOptions,
+  resolveAnswerOptions,
+} from '@rt/core/adapter';
 import type { WebClientOptions } from '@slack/web-api';
 import type { SlackTokenResolver } from './normalize/installation.js';
 import type { MentionAndMessage } from './normalize/message-identity.js';
-import { isSlackShape, SLACK_SHAPES, type SlackShape } from './shapes.js';
+import { SLACK_SHAPES, type SlackShape } from './shapes.js';
 import {
   type ResolvedSocketModeOptions,
   resolveSocketModeOptions,
   type SlackSocketModeOptions,
 } from './socket-mode/options.js';
 
-/** Options of `createSlackAdapter`. Units are in the names. */
-export interface SlackAdapterOptions {
+/**
+ * Options of `createSlackAdapter`. Units are in the names. The answer options (`busyText`,
+ * `unavailableText`, `busySignalTimeoutMs`, `ackDeadlineMs`, `syncDeadlineMs`, `dispatchModes`,
+ * `clock`) are the adapter kit's `AnswerOptions`; on Slack the late busy signals are
+ * `response_url` posts, `views.push` and `views.open`, the ack limit is Slack's 3 s (an Events API
+ * delivery whose mark lands after its late 503 is handled once, and Slack's retry is a
+ * duplicate), the sync dispatches are view submissions and suggestions, and the clock also times
+ * signature windows.
+ */
+export interface SlackAdapterOptions extends AnswerOptions<SlackShape> {
   /**
    * The app's signing secret, or several during a rotation (a request signed with any of them is
    * accepted). Required to use the HTTP `handler` (reading it throws without one); a Socket Mode
@@ -35,32 +51,6 @@ export interface SlackAdapterOptions {
    * refused with 401. Default 5 minutes (Slack's own recommendation).
    */
   readonly signatureToleranceMs?: number;
-  /** Text of the visible busy signal when admission is refused for capacity. */
-  readonly busyText?: string;
-  /** Text of the visible signal when the runtime is shutting down or its State failed. */
-  readonly unavailableText?: string;
-  /**
-   * Time budget of each busy-signal follow-up call (`response_url` post, `views.push`,
-   * `views.open`). The call is aborted when it runs out; failures become `adapter_notice`
-   * observations named `busy_signal_failed`. It never delays the acknowledgement. Default 2000.
-   */
-  readonly busySignalTimeoutMs?: number;
-  /**
-   * The latest moment, counted from the request's receipt, at which a dispatched delivery is
-   * answered (Slack waits 3 s, then treats the request as failed). When the dispatch has not
-   * produced its answer by then (a sync handler ignoring its signal, a State slow to mark), the
-   * adapter answers as for a refusal with `unavailableText`, emits an `adapter_notice` named
-   * `ack_deadline_passed`, and lets the dispatch go on without answering again: an Events API
-   * delivery whose mark lands after its 503 is handled once, and Slack's retry is a duplicate.
-   * A positive integer, at most 3000. Default 2500.
-   */
-  readonly ackDeadlineMs?: number;
-  /**
-   * When the abort signal of sync dispatches (view submissions, suggestions) fires, counted from
-   * the request's receipt, so a handler that honours it still answers within `ackDeadlineMs`.
-   * Must be below `ackDeadlineMs`. Default 80 % of `ackDeadlineMs` (2000).
-   */
-  readonly syncDeadlineMs?: number;
   /**
    * This adapter's dispatch mode per shape (`'sync'` or `'deferred'`), merged over the defaults
    * (`view_submission` and `block_suggestion` sync). Runtime `dispatchModes` still take
@@ -100,8 +90,6 @@ export interface SlackAdapterOptions {
   readonly webClientOptions?: Omit<WebClientOptions, 'slackApiUrl'>;
   /** Messages `readHistory` returns when the caller gives no limit. Default 50. */
   readonly historyLimit?: number;
-  /** Clock for signature windows and `receivedAt` (epoch ms). Default `Date.now`. */
-  readonly clock?: () => number;
   /** `fetch` used for `response_url` posts and busy-signal calls. Default the global `fetch`. */
   readonly fetch?: typeof fetch;
   /**
@@ -139,11 +127,7 @@ export const DEFAULT_SLACK_ADAPTER_OPTIONS = Object.freeze({
   apiUrl: 'https://slack.com/api/',
   bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
   signatureToleranceMs: 5 * 60 * 1000,
-  busyText: 'This app is busy right now. Please try again in a moment.',
-  unavailableText: 'This app is temporarily unavailable. Please try again in a moment.',
-  busySignalTimeoutMs: 2000,
-  ackDeadlineMs: 2500,
-  syncDeadlineMs: 2000,
+  ...DEFAULT_ANSWER_OPTIONS,
   dispatchModes: Object.freeze({
     view_submission: 'sync',
     block_suggestion: 'sync',
@@ -160,7 +144,7 @@ export const DEFAULT_SLACK_ADAPTER_OPTIONS = Object.freeze({
 });
 
 /** Options with defaults filled in and validated. */
-export interface ResolvedSlackOptions {
+export interface ResolvedSlackOptions extends ResolvedAnswerOptions<SlackShape> {
   readonly name: string;
   /** Empty when no `signingSecret` was given (the HTTP handler is then unavailable). */
   readonly signingSecrets: readonly string[];
@@ -168,12 +152,6 @@ export interface ResolvedSlackOptions {
   readonly apiUrl: string;
   readonly bodyLimitBytes: number;
   readonly signatureToleranceMs: number;
-  readonly busyText: string;
-  readonly unavailableText: string;
-  readonly busySignalTimeoutMs: number;
-  readonly ackDeadlineMs: number;
-  readonly syncDeadlineMs: number;
-  readonly dispatchModes: Readonly<Partial<Record<SlackShape, DispatchMode>>>;
   readonly ignoredMessageSubtypes: ReadonlySet<string>;
   readonly botUserId: string | undefined;
   readonly botId: string | undefined;
@@ -181,24 +159,9 @@ export interface ResolvedSlackOptions {
   readonly clientCacheSize: number;
   readonly webClientOptions: Omit<WebClientOptions, 'slackApiUrl'>;
   readonly historyLimit: number;
-  readonly clock: () => number;
   readonly fetch: typeof fetch;
   /** `undefined` when the adapter serves HTTP only. */
   readonly socketMode: ResolvedSocketModeOptions | undefined;
-}
-
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
-
-function nonEmptyText(name: string, value: string): string {
-  if (typeof value !== 'string' || value.trim().length === 0) {
-    throw new TypeError(`${name} must be a non-empty string`);
-  }
-  return value;
 }
 
 function signingSecretsOf(value: unknown): readonly string[] {
@@ -232,53 +195,13 @@ function tokenResolverOf(options: SlackAdapterOptions): SlackTokenResolver {
   return () => botToken;
 }
 
-/** Slack's own limit on an answer, counted from its sending of the request. */
-const SLACK_ACK_LIMIT_MS = 3000;
-
-function deadlinesOf(options: SlackAdapterOptions): {
-  ackDeadlineMs: number;
-  syncDeadlineMs: number;
-} {
-  const d = DEFAULT_SLACK_ADAPTER_OPTIONS;
-  const ackDeadlineMs = positiveInteger('ackDeadlineMs', options.ackDeadlineMs ?? d.ackDeadlineMs);
-  if (ackDeadlineMs > SLACK_ACK_LIMIT_MS) {
-    throw new RangeError(
-      `ackDeadlineMs must be at most ${SLACK_ACK_LIMIT_MS} (Slack waits 3 s), got ${ackDeadlineMs}`,
-    );
-  }
-  const syncDeadlineMs = positiveInteger(
-    'syncDeadlineMs',
-    options.syncDeadlineMs ?? Math.max(1, Math.floor(ackDeadlineMs * 0.8)),
-  );
-  if (syncDeadlineMs >= ackDeadlineMs) {
-    throw new RangeError(
-      `syncDeadlineMs must be below ackDeadlineMs (${ackDeadlineMs}), got ${syncDeadlineMs}`,
-    );
-  }
-  return { ackDeadlineMs, syncDeadlineMs };
-}
-
-const DISPATCH_MODES: readonly string[] = ['sync', 'deferred'];
-
-function dispatchModesOf(value: unknown): Partial<Record<SlackShape, DispatchMode>> {
-  if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError('dispatchModes must be an object of shape → "sync" | "deferred"');
-  }
-  for (const [shape, mode] of Object.entries(value)) {
-    if (!isSlackShape(shape)) {
-      throw new TypeError(
-        `dispatchModes names an unknown shape ${JSON.stringify(shape)} (expected one of ${SLACK_SHAPES.join(', ')})`,
-      );
-    }
-    if (!DISPATCH_MODES.includes(mode as string)) {
-      throw new TypeError(
-        `dispatchModes.${shape} must be "sync" or "deferred", got ${JSON.stringify(mode)}`,
-      );
-    }
-  }
-  return value as Partial<Record<SlackShape, DispatchMode>>;
-}
+/** How Slack is answered: within its 3 s, dispatch modes per Slack shape. */
+const SLACK_ANSWERS = Object.freeze({
+  name: 'Slack',
+  ackLimitMs: 3000,
+  shapes: SLACK_SHAPES,
+  dispatchModes: DEFAULT_SLACK_ADAPTER_OPTIONS.dispatchModes,
+});
 
 const MENTION_AND_MESSAGE: readonly string[] = ['mention-wins', 'both'];
 
@@ -306,34 +229,29 @@ export function resolveSlackOptions(options: SlackAdapterOptions): ResolvedSlack
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') throw new TypeError('fetch must be a function');
   return Object.freeze({
-    name: nonEmptyText('name', options.name ?? d.name),
+    name: checkNonEmptyText('name', options.name ?? d.name),
     signingSecrets: signingSecretsOf(options.signingSecret),
     tokenResolver: tokenResolverOf(options),
     apiUrl: apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`,
-    bodyLimitBytes: positiveInteger('bodyLimitBytes', options.bodyLimitBytes ?? d.bodyLimitBytes),
-    signatureToleranceMs: positiveInteger(
+    bodyLimitBytes: checkPositiveInteger(
+      'bodyLimitBytes',
+      options.bodyLimitBytes ?? d.bodyLimitBytes,
+    ),
+    signatureToleranceMs: checkPositiveInteger(
       'signatureToleranceMs',
       options.signatureToleranceMs ?? d.signatureToleranceMs,
     ),
-    busyText: nonEmptyText('busyText', options.busyText ?? d.busyText),
-    unavailableText: nonEmptyText('unavailableText', options.unavailableText ?? d.unavailableText),
-    busySignalTimeoutMs: positiveInteger(
-      'busySignalTimeoutMs',
-      options.busySignalTimeoutMs ?? d.busySignalTimeoutMs,
-    ),
-    ...deadlinesOf(options),
-    dispatchModes: Object.freeze({ ...d.dispatchModes, ...dispatchModesOf(options.dispatchModes) }),
+    ...resolveAnswerOptions(options, SLACK_ANSWERS),
     ignoredMessageSubtypes: new Set(options.ignoredMessageSubtypes ?? d.ignoredMessageSubtypes),
     botUserId: options.botUserId,
     botId: options.botId,
     mentionAndMessage: mentionAndMessageOf(options.mentionAndMessage ?? d.mentionAndMessage),
-    clientCacheSize: positiveInteger(
+    clientCacheSize: checkPositiveInteger(
       'clientCacheSize',
       options.clientCacheSize ?? d.clientCacheSize,
     ),
     webClientOptions: { ...DEFAULT_WEB_CLIENT_OPTIONS, ...options.webClientOptions },
-    historyLimit: positiveInteger('historyLimit', options.historyLimit ?? d.historyLimit),
-    clock: options.clock ?? Date.now,
+    historyLimit: checkPositiveInteger('historyLimit', options.historyLimit ?? d.historyLimit),
     fetch: fetchImpl,
     socketMode:
       options.socketMode === undefined

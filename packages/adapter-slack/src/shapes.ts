@@ -13,6 +13,11 @@ export const SLACK_SHAPES = [
   'block_suggestion',
 ] as const;
 
+/** The shapes of interactivity payloads: every shape but the Events API's and slash commands'. */
+export const INTERACTIVE_SHAPES: readonly SlackShape[] = SLACK_SHAPES.filter(
+  (shape) => shape !== 'event_callback' && shape !== 'slash_command',
+);
+
 /** A dispatchable Slack payload shape. */
 export type SlackShape = (typeof SLACK_SHAPES)[number];
 

@@ -7,7 +7,12 @@ import {
   type SlackTestPayload,
   signedSlackRequest,
 } from '@rt/testing/slack';
-import { SLACK_SHAPES, type SlackConformanceBot, syncAnswer } from './test-support/answer-table.js';
+import {
+  SLACK_SHAPES,
+  type SlackConformanceBot,
+  slackConformanceBot,
+  syncAnswer,
+} from './test-support/answer-table.js';
 import { SECRET, startHarness } from './test-support/harness.js';
 
 /** A validly signed request with `body` as its raw body. */
@@ -22,18 +27,7 @@ runAdapterConformance<SlackTestPayload, SlackConformanceBot>('slack adapter (HTT
       // A State the suite shares between two bots is the suite's to close, not the harness's.
       ...(state === undefined ? {} : { state: { ...stateWith(state, {}), close: async () => {} } }),
     });
-    return {
-      runtime: h.runtime,
-      state: state ?? h.state,
-      adapterName: h.adapter.name,
-      fake: h.fake,
-      send: (request) => h.adapter.handler(request),
-      platformCalls: async () => {
-        await h.adapter.drainFollowUps();
-        return [...h.fake.calls];
-      },
-      close: () => h.close(),
-    };
+    return slackConformanceBot(h, state);
   },
   request: (payload, signature) =>
     signedSlackRequest({

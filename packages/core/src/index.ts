@@ -66,7 +66,7 @@ export {
   MAX_MARK_KEYS,
   markKeyInstallation,
 } from './state/mark-keys.js';
-export { ReleaseWaiters } from './state/release-waiters.js';
+export { ReleaseWaiters, type ReleaseWaitersOptions } from './state/release-waiters.js';
 export {
   hasLockWakeups,
   hasMultiKeyMark,

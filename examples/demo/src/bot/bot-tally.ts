@@ -3,9 +3,15 @@ import { HandlerGauge } from './handler-gauge.js';
 
 /**
  * What the bot itself handled: handler completions per id, by kind (Slack mentions, `/ask` and
- * clicks; Discord gateway mentions and `/ask` over the gateway).
+ * clicks; Discord gateway mentions, `/ask` and button clicks over HTTP interactions).
  */
-export type HandledKind = 'event' | 'command' | 'click' | 'discordMessage' | 'discordCommand';
+export type HandledKind =
+  | 'event'
+  | 'command'
+  | 'click'
+  | 'discordMessage'
+  | 'discordCommand'
+  | 'discordClick';
 
 /**
  * The bot's own record of the run: which deliveries its handlers finished (per id, so a second
@@ -18,6 +24,7 @@ export class BotTally {
     click: new Map(),
     discordMessage: new Map(),
     discordCommand: new Map(),
+    discordClick: new Map(),
   };
   /** `dispatch_admitted` observations, by adapter. */
   readonly admittedByAdapter = new Map<string, number>();
@@ -37,10 +44,15 @@ export class BotTally {
   admissionsProbed = 0;
   /** Highest `detachedInFlight` read when an admission or rejection was observed. */
   peakAtObservation = 0;
-  /** Slack handler bodies counted by the handlers' own wrapper (not by the runtime). */
-  readonly handlers = new HandlerGauge();
-  /** The same for the Discord handlers, kept apart so each platform's checks add up on their own. */
-  readonly discordHandlers = new HandlerGauge();
+  /**
+   * Every deferred handler body of the runtime, both platforms, counted by the handlers' own
+   * wrapper (not by the runtime): its peak is the bound check.
+   */
+  readonly allHandlers = new HandlerGauge();
+  /** The Slack handler bodies (also counted in `allHandlers`). */
+  readonly handlers = new HandlerGauge(this.allHandlers);
+  /** The Discord handler bodies, kept apart so each platform's checks add up on their own. */
+  readonly discordHandlers = new HandlerGauge(this.allHandlers);
   #runtime: Runtime | undefined;
 
   bind(runtime: Runtime): void {

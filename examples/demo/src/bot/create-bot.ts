@@ -8,6 +8,9 @@ import { BotTally } from './bot-tally.js';
 import { DISCORD_ADAPTER_NAME, registerHandlers } from './handlers.js';
 import { probeState } from './probe-state.js';
 
+/** The path of the Discord Interactions Endpoint on the bot's server. */
+const DISCORD_PATH = '/discord/interactions';
+
 /** Options of `startBot`. */
 export interface BotOptions {
   readonly signingSecret: string;
@@ -21,8 +24,9 @@ export interface BotOptions {
   readonly handlerMs: number;
   readonly seed: number;
   /**
-   * Also serve Discord over the gateway, on the same runtime (one bound, one State): the fake
-   * Discord's REST URL (its `GET /gateway/bot` names the fake gateway) and the bot's credentials.
+   * Also serve Discord on the same runtime (one bound, one State): HTTP interactions at
+   * `/discord/interactions` of the same server, messages over the gateway. The fake Discord's REST
+   * URL (its `GET /gateway/bot` names the fake gateway) and the bot's credentials.
    */
   readonly discord?: {
     readonly apiUrl: string;
@@ -32,10 +36,15 @@ export interface BotOptions {
   };
 }
 
-/** A running bot: runtime, State, Slack adapter and its HTTP server on 127.0.0.1. */
+/**
+ * A running bot: one runtime and one State with the Slack adapter (and the Discord adapter when
+ * asked), and its HTTP server on 127.0.0.1.
+ */
 export interface DemoBot {
   /** Where Slack delivers (the adapter's Request URL). */
   readonly url: string;
+  /** Where Discord POSTs interactions (the app's Interactions Endpoint URL), on the same server. */
+  readonly discordUrl: string;
   readonly runtime: Runtime;
   readonly slack: SlackAdapter;
   /** The Discord adapter when `discord` was given; its gateway is connected by then. */
@@ -49,9 +58,11 @@ export interface DemoBot {
 }
 
 /**
- * Starts the demo bot the way a bot author would deploy it: deferred dispatch ("ack then work")
- * with a bounded number of detached handlers, a memory State, the Slack adapter's web-standard
- * handler behind `node:http` through `toNodeListener`, on 127.0.0.1 port 0.
+ * Starts the demo bot the way a bot author would deploy it: ONE runtime with deferred dispatch
+ * ("ack then work"), a bounded number of detached handlers shared by every platform, one memory
+ * State, the Slack adapter's web-standard handler (and the Discord adapter's, when `discord` is
+ * given) behind one `node:http` server through `toNodeListener`, on 127.0.0.1 port 0. The Discord
+ * gateway is connected by `runtime.start()` before this resolves.
  *
  * Strategy `concurrent` without a per-scope limit: every conversation is independent, so the
  * admission bound alone decides how many handlers run.
@@ -92,7 +103,16 @@ export async function startBot(options: BotOptions): Promise<DemoBot> {
   tally.bind(runtime);
   registerHandlers(runtime, { slack, tally, handlerMs: options.handlerMs, seed: options.seed });
 
-  const server: Server = createServer(toNodeListener(slack.handler));
+  const slackListener = toNodeListener(slack.handler);
+  const discordListener = discord === undefined ? undefined : toNodeListener(discord.handler);
+  // One server, two endpoints: what a bot on both platforms behind one load balancer does.
+  const server: Server = createServer((req, res) => {
+    if (discordListener !== undefined && req.url?.startsWith(DISCORD_PATH) === true) {
+      discordListener(req, res);
+      return;
+    }
+    slackListener(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -104,6 +124,7 @@ export async function startBot(options: BotOptions): Promise<DemoBot> {
 
   return {
     url: `http://127.0.0.1:${port}/slack/events`,
+    discordUrl: `http://127.0.0.1:${port}${DISCORD_PATH}`,
     runtime,
     slack,
     discord,

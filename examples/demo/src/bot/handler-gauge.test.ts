@@ -46,4 +46,33 @@ describe('HandlerGauge', () => {
       threw: 1,
     });
   });
+
+  it('counts the bodies of child gauges in their parent, at once', async () => {
+    const all = new HandlerGauge();
+    const slack = new HandlerGauge(all);
+    const discord = new HandlerGauge(all);
+    const first = deferred();
+    const second = deferred();
+    const a = slack.run(() => first.promise);
+    const b = discord.run(() => second.promise);
+    expect({ all: all.running, slack: slack.running, discord: discord.running }).toEqual({
+      all: 2,
+      slack: 1,
+      discord: 1,
+    });
+    first.resolve();
+    second.reject(new Error('aborted'));
+    await a;
+    await expect(b).rejects.toThrow('aborted');
+    expect({ peak: all.peak, entered: all.entered, threw: all.threw }).toEqual({
+      peak: 2,
+      entered: 2,
+      threw: 1,
+    });
+    expect({ slack: slack.peak, discord: discord.threw, running: all.running }).toEqual({
+      slack: 1,
+      discord: 1,
+      running: 0,
+    });
+  });
 });

@@ -14,27 +14,42 @@ export interface HandlerDeps {
   /** Mean handler time; each call takes 50%..150% of it. */
   readonly handlerMs: number;
   readonly seed: number;
+  /**
+   * How long a Slack options load (`block_suggestion` of the `question` select, sync) takes, like
+   * a lookup in a slow store; default 0. The Socket Mode run's deploy uses one in flight to hold
+   * the draining runtime's socket open while it refuses what arrives.
+   */
+  readonly slackOptionsMs?: number;
+  /** Called when a Slack options load starts (its handler runs). */
+  readonly onSlackOptions?: () => void;
 }
 
+/** The choices `/ask`'s `question` option suggests while a Discord user types. */
+export const QUESTION_CHOICES: readonly string[] = Object.freeze([
+  'capacity',
+  'cache misses',
+  'canary deploys',
+  'latency',
+]);
+
 /**
- * The bot's behaviour: an LLM-like answer in the thread for each mention, an answer through
- * `response_url` for `/ask`, and an acknowledgement through `response_url` for the `approve`
- * button. Every handler waits on `ctx.signal` (so a detach timeout or shutdown stops it), runs
- * inside the tally's `HandlerGauge` (the bound check independent of the runtime), and records
- * itself as handled only once its answer reached Slack.
- *
- * The same mention and `/ask` handlers serve Discord (gateway): a mention is answered with a reply
- * to the message, `/ask` by replacing the "thinking…" its deferral showed (`ctx.reply` does the
- * right thing on both platforms); Discord deliveries run in their own gauge and tally kinds so
- * each platform's figures add up on their own.
+ * The bot's behaviour, one set of handlers for both platforms: an LLM-like answer to each mention
+ * (in the Slack thread; a reply to the Discord message), an answer to `/ask` (Slack through the
+ * command's `response_url`; Discord by replacing the "thinking…" its deferral showed), and an
+ * acknowledgement of the `approve` button (Slack through the click's `response_url`; a Discord
+ * follow-up). `ctx.reply` does the right thing on both platforms where it can. Every deferred
+ * handler waits on `ctx.signal` (so a detach timeout or shutdown stops it), runs inside its
+ * platform's `HandlerGauge` (counted in the runtime-wide one too: the bound check independent of
+ * the runtime), and records itself as handled only once its answer reached the platform. The
+ * autocomplete of the `question` option (Discord `/ask`'s option; a Slack external select) is sync
+ * (its choices are the answer) and holds no admission slot, so it runs outside the gauges.
  */
 export function registerHandlers(runtime: Runtime, deps: HandlerDeps): void {
   const random = createRandom(deps.seed ^ 0x5eed);
   const thinkingTime = () => Math.round(deps.handlerMs * (0.5 + random.next()));
-
-  const gauge = deps.tally.handlers;
   const onDiscord = (adapter: string) => adapter === DISCORD_ADAPTER_NAME;
-  const gaugeOf = (adapter: string) => (onDiscord(adapter) ? deps.tally.discordHandlers : gauge);
+  const gaugeOf = (adapter: string) =>
+    onDiscord(adapter) ? deps.tally.discordHandlers : deps.tally.handlers;
 
   runtime.onMention((ctx) =>
     gaugeOf(ctx.event.adapter).run(async () => {
@@ -62,10 +77,26 @@ export function registerHandlers(runtime: Runtime, deps: HandlerDeps): void {
   );
 
   runtime.onAction('approve', (ctx) =>
-    gauge.run(async () => {
+    gaugeOf(ctx.event.adapter).run(async () => {
       await think(thinkingTime(), ctx.signal);
+      if (onDiscord(ctx.event.adapter)) {
+        await ctx.reply('Approved. Thanks!');
+        deps.tally.recordHandled('discordClick', ctx.event.id);
+        return;
+      }
       await deps.slack.respond(ctx.event, 'Approved. Thanks!', { signal: ctx.signal });
       deps.tally.recordHandled('click', ctx.event.id);
     }),
   );
+
+  runtime.onSuggestion('question', async (ctx) => {
+    const typed = (ctx.event.text ?? '').toLowerCase();
+    const matches = QUESTION_CHOICES.filter((choice) => choice.startsWith(typed));
+    if (onDiscord(ctx.event.adapter)) {
+      return matches.map((choice) => ({ name: choice, value: choice }));
+    }
+    deps.onSlackOptions?.();
+    await think(deps.slackOptionsMs ?? 0, ctx.signal);
+    return matches.map((choice) => ({ text: { type: 'plain_text', text: choice }, value: choice }));
+  });
 }

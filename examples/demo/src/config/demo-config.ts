@@ -8,8 +8,12 @@ export interface DemoConfig {
   readonly clicks: number;
   /** Discord mentions the Discord simulator sends over the gateway (never redelivered). */
   readonly discordMessages: number;
-  /** Discord `/ask` interactions sent over the gateway (never redelivered). */
+  /** Discord `/ask` commands sent as signed HTTP interactions (never redelivered). */
   readonly discordCommands: number;
+  /** Discord `approve` button clicks sent as signed HTTP interactions (never redelivered). */
+  readonly discordClicks: number;
+  /** Discord autocompletes of `/ask`'s `question` option, as signed HTTP interactions. */
+  readonly discordSuggestions: number;
   /** Mean handler time (an LLM-like call); each call takes 50%..150% of it. */
   readonly handlerMs: number;
   /** The runtime's admission bound. */
@@ -29,8 +33,10 @@ export const DEFAULT_DEMO_CONFIG: Readonly<DemoConfig> = Object.freeze({
   events: 400,
   commands: 40,
   clicks: 40,
-  discordMessages: 150,
+  discordMessages: 90,
   discordCommands: 20,
+  discordClicks: 20,
+  discordSuggestions: 20,
   handlerMs: 2000,
   maxDetached: 50,
   durationMs: 54_000,

@@ -36,6 +36,10 @@ describe('parseFlags', () => {
       '--time-scale=1',
       '--seed=4294967295',
       '--heap-budget-mb=1',
+      '--discord-messages=0',
+      '--discord-commands=100000',
+      '--discord-clicks=0',
+      '--discord-suggestions=100000',
     ]);
     expect(config.durationMs).toBe(3_600_000);
     expect(config.handlerMs).toBe(60_000);
@@ -68,6 +72,10 @@ describe('parseFlags', () => {
     ],
     [['--rate', '10', '--duration', '5'], 'give either --duration or --rate, not both'],
     [['--nope'], "Unknown option '--nope'"],
+    [['--transport', 'websocket'], '--transport must be http or socket-mode, got "websocket"'],
+    [['--socket-mode'], "Unknown option '--socket-mode'"],
+    [['--discord-clicks', '-1'], "Option '--discord-clicks' argument is ambiguous"],
+    [['--discord-suggestions=1.5'], '--discord-suggestions must be an integer from 0 to 100000'],
     [['stray'], 'positional'],
   ])('refuses %j with a one-line message', (argv, message) => {
     const text = errorOf(argv);
@@ -87,6 +95,12 @@ describe('parseFlags', () => {
       '20',
     ]);
     expect(config.durationMs).toBe(6000);
+  });
+
+  it('runs the HTTP transport with Discord beside it by default, Socket Mode on request', () => {
+    expect(configOf([]).transport).toBe('http');
+    expect(configOf(['--transport', 'socket-mode']).transport).toBe('socket-mode');
+    expect(configOf(['--transport=http']).transport).toBe('http');
   });
 
   it('rounds --duration to whole milliseconds', () => {

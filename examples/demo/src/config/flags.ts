@@ -15,34 +15,48 @@ const range = (bounds: Bounds, scale = 1) => `${bounds.min / scale}..${bounds.ma
 
 export const HELP_TEXT = `Usage: pnpm demo [-- flags]
 
-A real rt bot on one runtime (memory State, the Slack adapter over HTTP and the Discord adapter
-over the gateway, on 127.0.0.1) flooded by a local Slack simulator that signs deliveries, waits
-3 s for each ack, redelivers failed Events API deliveries on Slack's schedule (at once, +1 min,
-+5 min, time-compressed) and never redelivers slash commands or clicks, and by a Discord gateway
-simulator (the real discord.js Client connects to it) that sends mentions and /ask, never
-redelivered. Ends with a PASS/FAIL summary covering both platforms.
+--transport http (the default): ONE rt bot (one runtime, one memory State, the Slack adapter over
+HTTP and the Discord adapter over HTTP interactions and the gateway, on 127.0.0.1) flooded at once
+by a local Slack simulator (signed deliveries, a 3 s ack deadline, failed Events API deliveries
+redelivered on Slack's schedule: at once, +1 min, +5 min, time-compressed; slash commands and
+clicks never redelivered) and a Discord simulator (signed HTTP interactions: /ask, a button, an
+autocomplete; mentions over the gateway the real discord.js Client connects to; nothing ever
+redelivered).
+
+--transport socket-mode: the Slack flood over Socket Mode instead (no Discord), with a deploy in
+the middle: a second runtime connects, the first shuts down mid-flood, and the fake Slack
+redelivers the events the first left unacknowledged to the live connection.
+
+Ends with a PASS/FAIL summary covering every platform and transport of the run, read from the
+simulators' own records.
 
 Exit codes: 0 every invariant passed; 1 an invariant failed; 2 usage error; 3 stopped early
 (Ctrl-C or the time cap): the run did not finish, so it proves nothing.
 
 Flags (range in brackets):
+  --transport T       http | socket-mode (the Slack transport; see above)       default http
   --events N          unique Events API events (app_mention) [${range(b.events)}]   default ${d.events}
   --commands N        /ask slash commands [${range(b.commands)}]                  default ${d.commands}
   --clicks N          approve button clicks [${range(b.clicks)}]                default ${d.clicks}
-  --discord-messages N  Discord mentions over the gateway [${range(b.discordMessages)}] default ${d.discordMessages}
-  --discord-commands N  Discord /ask over the gateway [${range(b.discordCommands)}]     default ${d.discordCommands}
+  --discord-messages N     Discord mentions over the gateway [${range(b.discordMessages)}]  default ${d.discordMessages}
+  --discord-commands N     Discord /ask interactions [${range(b.discordCommands)}]          default ${d.discordCommands}
+  --discord-clicks N       Discord approve button clicks [${range(b.discordClicks)}]      default ${d.discordClicks}
+  --discord-suggestions N  Discord autocompletes of /ask [${range(b.discordSuggestions)}]      default ${d.discordSuggestions}
   --handler-ms N      mean handler time in ms, each 50%..150% [${range(b.handlerMs)}] default ${d.handlerMs}
   --max-detached N    the runtime's admission bound [${range(b.maxDetached)}]         default ${d.maxDetached}
   --duration S        seconds the flood lasts [${range(b.durationMs, 1000)}]             default ${d.durationMs / 1000}
-  --rate R            first deliveries per second (events, /ask and clicks together)
+  --rate R            Slack first deliveries per second (events, /ask and clicks together)
                       instead of --duration: duration = (events + commands + clicks) / R
   --time-scale K      divide Slack's retry delays by K [${range(b.timeScale)}]        default ${d.timeScale}
-  --seed N            seed of the traffic plan [${range(b.seed)}]          default ${d.seed}
+  --seed N            seed of the traffic plans [${range(b.seed)}]         default ${d.seed}
   --heap-budget-mb N  peak heap budget for the memory check [${range(b.heapBudgetMb)}] default ${d.heapBudgetMb}
-  --socket-mode       the same flood over Slack Socket Mode instead of HTTP, with a deploy in the
-                      middle: a second instance connects, the first shuts down mid-flood
   --help              show this text
 `;
+
+/** The Slack transport of a run: HTTP (with Discord beside it) or Socket Mode with a deploy. */
+export type DemoTransport = 'http' | 'socket-mode';
+
+const TRANSPORTS: readonly DemoTransport[] = ['http', 'socket-mode'];
 
 /** The outcome of parsing argv: a config (with its timers), a request for help, or a usage error. */
 export type ParsedFlags =
@@ -50,8 +64,8 @@ export type ParsedFlags =
       readonly kind: 'run';
       readonly config: DemoConfig;
       readonly timings: DemoTimings;
-      /** `--socket-mode`: the Socket Mode run with a deploy mid-flood. */
-      readonly transport: 'http' | 'socket-mode';
+      /** `--transport`: `socket-mode` is the Socket Mode run with a deploy mid-flood. */
+      readonly transport: DemoTransport;
     }
   | { readonly kind: 'help' }
   | { readonly kind: 'error'; readonly message: string };
@@ -85,6 +99,8 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         clicks: { type: 'string' },
         'discord-messages': { type: 'string' },
         'discord-commands': { type: 'string' },
+        'discord-clicks': { type: 'string' },
+        'discord-suggestions': { type: 'string' },
         'handler-ms': { type: 'string' },
         'max-detached': { type: 'string' },
         duration: { type: 'string' },
@@ -92,11 +108,15 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         'time-scale': { type: 'string' },
         seed: { type: 'string' },
         'heap-budget-mb': { type: 'string' },
-        'socket-mode': { type: 'boolean' },
+        transport: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
     if (values.help === true) return { kind: 'help' };
+    const transport = (values.transport ?? 'http') as DemoTransport;
+    if (!TRANSPORTS.includes(transport)) {
+      throw new RangeError(`--transport must be http or socket-mode, got "${values.transport}"`);
+    }
     if (values.duration !== undefined && values.rate !== undefined) {
       throw new RangeError('give either --duration or --rate, not both');
     }
@@ -141,6 +161,18 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
         d.discordCommands,
         b.discordCommands,
       ),
+      discordClicks: numberFlag(
+        'discord-clicks',
+        values['discord-clicks'],
+        d.discordClicks,
+        b.discordClicks,
+      ),
+      discordSuggestions: numberFlag(
+        'discord-suggestions',
+        values['discord-suggestions'],
+        d.discordSuggestions,
+        b.discordSuggestions,
+      ),
       handlerMs: numberFlag('handler-ms', values['handler-ms'], d.handlerMs, b.handlerMs),
       maxDetached: numberFlag('max-detached', values['max-detached'], d.maxDetached, b.maxDetached),
       durationMs,
@@ -157,7 +189,7 @@ export function parseFlags(argv: readonly string[]): ParsedFlags {
       kind: 'run',
       config,
       timings: validateConfig(config),
-      transport: values['socket-mode'] === true ? 'socket-mode' : 'http',
+      transport,
     };
   } catch (error) {
     return { kind: 'error', message: (error as Error).message.replace(/\s*\n\s*/g, ' ') };

@@ -26,6 +26,8 @@ export const CONFIG_BOUNDS: Readonly<Record<keyof DemoConfig, Bounds>> = Object.
   clicks: { min: 0, max: 100_000, integer: true },
   discordMessages: { min: 0, max: 100_000, integer: true },
   discordCommands: { min: 0, max: 100_000, integer: true },
+  discordClicks: { min: 0, max: 100_000, integer: true },
+  discordSuggestions: { min: 0, max: 100_000, integer: true },
   handlerMs: { min: 1, max: 60_000, integer: true },
   maxDetached: { min: 1, max: 10_000, integer: true },
   durationMs: { min: 100, max: 3_600_000, integer: true },

@@ -7,6 +7,7 @@ import {
 import type { EventRecord, SimulatorLedger } from './ledger.js';
 import { RedeliveryScheduler, type RetryReason } from './redelivery.js';
 import type { DeliveryResult, SignerClient } from './signer-client.js';
+import { sleep } from './sleep.js';
 import type { PlannedItem, TrafficPlan } from './traffic-plan.js';
 import type { SimulatedWebApi } from './web-api.js';
 
@@ -20,7 +21,7 @@ function retryReasonOf(result: DeliveryResult): RetryReason {
 }
 
 /** A unique top-level message ts per planned item (each mention starts its own thread). */
-function messageTs(index: number): string {
+export function messageTs(index: number): string {
   return `${1_800_000_000 + index}.${String(index % 1_000_000).padStart(6, '0')}`;
 }
 
@@ -152,20 +153,4 @@ export class SlackSimulator {
     );
     this.#ledger.recordInvocationAck(record, await this.#client.deliver(payload));
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -4,6 +4,12 @@ import { BotTally } from '../bot/bot-tally.js';
 import { registerHandlers } from '../bot/handlers.js';
 import { probeState } from '../bot/probe-state.js';
 
+/**
+ * How long the bot's Slack options load takes: one in flight at the deploy holds the draining
+ * runtime's socket open (its ack is owed) while envelopes keep arriving. Well inside Slack's 3 s.
+ */
+export const SLOW_OPTIONS_MS = 400;
+
 /** Options of `startSocketBot`. */
 export interface SocketBotOptions {
   /** `A` or `B`: the adapter's instance in the deploy. */
@@ -30,6 +36,10 @@ export interface SocketBot {
   readonly tally: BotTally;
   /** Event ids this instance refused because it was shutting down. */
   readonly refusedAtShutdown: Set<string>;
+  /** Slash commands this instance refused because it was shutting down. */
+  refusedCommandsAtShutdown: number;
+  /** Resolves once a Slack options load (`block_suggestion`) has started on this instance. */
+  readonly optionsLoadStarted: Promise<void>;
   /** `socket_connected` notices: how often this instance opened a connection. */
   connections: number;
 }
@@ -55,7 +65,7 @@ export async function startSocketBot(options: SocketBotOptions): Promise<SocketB
       reconnectMaxDelayMs: 500,
     },
   });
-  const bot: { connections: number } = { connections: 0 };
+  const bot = { connections: 0, refusedCommandsAtShutdown: 0 };
   const watch = (observation: Observation) => {
     if (
       observation.type === 'admission_rejected' &&
@@ -63,6 +73,13 @@ export async function startSocketBot(options: SocketBotOptions): Promise<SocketB
       observation.event.shape === 'event_callback'
     ) {
       refusedAtShutdown.add(observation.event.id);
+    }
+    if (
+      observation.type === 'admission_rejected' &&
+      observation.reason === 'shutdown' &&
+      observation.event.shape === 'slash_command'
+    ) {
+      bot.refusedCommandsAtShutdown += 1;
     }
     if (observation.type === 'adapter_notice' && observation.name === 'socket_connected') {
       bot.connections += 1;
@@ -78,7 +95,25 @@ export async function startSocketBot(options: SocketBotOptions): Promise<SocketB
     observers: [tally.observe, watch],
   });
   tally.bind(runtime);
-  registerHandlers(runtime, { slack, tally, handlerMs: options.handlerMs, seed: options.seed });
+  let markOptionsLoad!: () => void;
+  const optionsLoadStarted = new Promise<void>((resolve) => {
+    markOptionsLoad = resolve;
+  });
+  registerHandlers(runtime, {
+    slack,
+    tally,
+    handlerMs: options.handlerMs,
+    seed: options.seed,
+    slackOptionsMs: SLOW_OPTIONS_MS,
+    onSlackOptions: () => markOptionsLoad(),
+  });
   await runtime.start();
-  return Object.assign(bot, { label: options.label, runtime, slack, tally, refusedAtShutdown });
+  return Object.assign(bot, {
+    label: options.label,
+    runtime,
+    slack,
+    tally,
+    refusedAtShutdown,
+    optionsLoadStarted,
+  });
 }

@@ -47,6 +47,7 @@ function goodRun() {
   tally.rejectedByShape.set('event_callback', 1);
   tally.rejectedByShape.set('block_actions', 1);
   Object.assign(tally.handlers, { entered: 3, exited: 3, peak: 2 });
+  Object.assign(tally.allHandlers, { entered: 3, exited: 3, peak: 2 });
   Object.assign(tally, { peakAtAdmission: 2, peakAtObservation: 2, admissionsProbed: 3 });
 
   const final = {
@@ -175,10 +176,12 @@ describe('checkInvariants', () => {
 
   it('fails the bound on the handlers own count even when the runtime reports it kept', () => {
     const { input } = goodRun();
-    input.tally.handlers.peak = 3;
+    input.tally.allHandlers.peak = 3;
     const bound = byName(checkInvariants(input), 'the admission bound was never exceeded');
     expect(bound.passed).toBe(false);
-    expect(bound.detail).toContain('handlers running at once (their own wrapper) peak 3/2');
+    expect(bound.detail).toContain(
+      'handlers running at once, both platforms (their own wrapper) peak 3/2',
+    );
   });
 
   it('fails the honest-rejection line on a busy post nobody owns', () => {

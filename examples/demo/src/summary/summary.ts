@@ -1,4 +1,5 @@
 import type { DemoConfig } from '../config/demo-config.js';
+import type { DiscordCounts } from '../discord/discord-record.js';
 import type { Snapshot } from '../metrics.js';
 import type { SimulatorLedger } from '../simulator/ledger.js';
 import type { TrafficPlan } from '../simulator/traffic-plan.js';
@@ -18,14 +19,23 @@ export interface SummaryInput {
   readonly busyText: string;
   /** Why the run stopped before Slack had finished; absent when it ran to the end. */
   readonly stoppedEarly?: string;
-  /** The Discord side of the run (the runtime's ledger for the Discord adapter, the fake REST's record). */
+  /**
+   * The Discord side of the run: the runtime's ledger for the Discord adapter, what its handlers
+   * finished, and the simulator's counts (sent, answered, told busy, by kind).
+   */
   readonly discord?: {
     readonly outcomes: Readonly<Record<string, number>>;
     readonly accepted: number;
-    readonly handled: { readonly messages: number; readonly commands: number };
-    readonly sent: { readonly messages: number; readonly commands: number };
-    readonly shown: { readonly answered: number; readonly busy: number };
+    readonly handled: DiscordHandled;
+    readonly counts: DiscordCounts;
   };
+}
+
+/** What the Discord handlers finished, by kind (the bot's count). */
+export interface DiscordHandled {
+  readonly messages: number;
+  readonly commands: number;
+  readonly clicks: number;
 }
 
 /** On which attempt each acknowledged event got its 2xx (0 = first delivery). */
@@ -58,12 +68,16 @@ function discordLines(input: SummaryInput): string[] {
   const d = input.discord;
   if (d === undefined) return [];
   const o = d.outcomes;
+  const { sent, answered, busy } = d.counts;
   return [
-    `  Discord   over the gateway: ${d.sent.messages} mentions, ${d.sent.commands} /ask sent (never ` +
-      `redelivered); handled ${d.handled.messages} + ${d.handled.commands}; users saw ${d.shown.answered} ` +
-      `answers + ${d.shown.busy} busy`,
+    `  Discord   sent ${sent.message} mentions over the gateway; ${sent.command} /ask, ${sent.click} ` +
+      `clicks, ${sent.suggestion} autocompletes as signed HTTP interactions (never redelivered)`,
+    `  users saw mentions ${answered.message} answers + ${busy.message} busy replies; /ask ` +
+      `${answered.command} + ${busy.command} busy; clicks ${answered.click} + ${busy.click} busy; ` +
+      `autocomplete ${answered.suggestion} with choices (recorded by the Discord simulator)`,
     `  runtime   Discord: accepted ${d.accepted}, completed ${o.completed ?? 0}, admission-rejected ` +
-      `${o['admission-rejected'] ?? 0}, duplicate ${o.duplicate ?? 0}, failed ${o.failed ?? 0}`,
+      `${o['admission-rejected'] ?? 0}, duplicate ${o.duplicate ?? 0}, failed ${o.failed ?? 0}; ` +
+      `handlers finished ${d.handled.messages} mentions, ${d.handled.commands} /ask, ${d.handled.clicks} clicks`,
   ];
 }
 
@@ -75,21 +89,12 @@ export function renderSummary(input: SummaryInput): string {
   const failureRate =
     final.sim.deliveries > 0 ? (100 * failedDeliveries) / final.sim.deliveries : 0;
   const oneMinute = seconds(60_000 / config.timeScale);
-  const total = input.invariants.length;
-  const failed = total - input.invariants.filter((i) => i.passed).length;
   const planned = plan.items.length;
   const sent = final.sim.eventsSent + final.sim.commandsSent + final.sim.clicksSent;
   const seen = invocationViews(input, input.busyText);
   let threadReplies = 0;
   for (const count of input.ledger.repliesPerThread.values()) threadReplies += count;
-  let result = failed === 0 ? `RESULT: all ${total} invariants passed` : '';
-  if (failed > 0) result = `RESULT: ${failed} of ${total} invariants FAILED`;
-  if (input.stoppedEarly !== undefined) {
-    result =
-      `RESULT: STOPPED EARLY (${input.stoppedEarly}): ${sent} of ${planned} planned deliveries ` +
-      `sent, ${final.sim.retriesCancelled} retries cancelled; an unfinished run proves nothing ` +
-      `(${failed} of ${total} invariants failed)`;
-  }
+  const stopped = `${sent} of ${planned} planned deliveries sent, ${final.sim.retriesCancelled} retries cancelled`;
   const lines = [
     '',
     `Summary  seed ${config.seed}, ${config.events} events, ${config.commands} /ask, ${config.clicks} clicks, ` +
@@ -111,8 +116,32 @@ export function renderSummary(input: SummaryInput): string {
     `  delivery failure rate ${failureRate.toFixed(1)}% (Slack disables event subscriptions above 95% ` +
       'within an hour)',
     '',
-    ...input.invariants.map((i) => `${i.passed ? 'PASS' : 'FAIL'}  ${i.name}: ${i.detail}`),
-    result,
+    ...verdictLines(input.invariants, input.stoppedEarly, stopped),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The verdict every run ends with, whatever its transport: one `PASS`/`FAIL` line per invariant,
+ * then the `RESULT` line. A run stopped early says so whatever the lines say (`progress` tells how
+ * far it got): an unfinished run proves nothing.
+ */
+export function verdictLines(
+  invariants: readonly Invariant[],
+  stoppedEarly: string | undefined,
+  progress: string,
+): string[] {
+  const total = invariants.length;
+  const failed = invariants.filter((i) => !i.passed).length;
+  let result = failed === 0 ? `RESULT: all ${total} invariants passed` : '';
+  if (failed > 0) result = `RESULT: ${failed} of ${total} invariants FAILED`;
+  if (stoppedEarly !== undefined) {
+    result =
+      `RESULT: STOPPED EARLY (${stoppedEarly}): ${progress}; an unfinished run proves nothing ` +
+      `(${failed} of ${total} invariants failed)`;
+  }
+  return [
+    ...invariants.map((i) => `${i.passed ? 'PASS' : 'FAIL'}  ${i.name}: ${i.detail}`),
+    result,
+  ];
 }

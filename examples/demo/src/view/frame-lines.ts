@@ -1,20 +1,12 @@
 import type { Snapshot } from '../metrics.js';
 import { bar, mib, num, seconds } from './format.js';
+import type { ViewTotals } from './renderer.js';
 
 /**
  * The live view's lines for one snapshot. With the default flags every line fits an 80-column
  * terminal; the live renderer cuts longer ones to the terminal's width.
  */
-export function frameLines(
-  s: Snapshot,
-  totals: {
-    events: number;
-    commands: number;
-    clicks: number;
-    discordMessages?: number;
-    discordCommands?: number;
-  },
-): string[] {
+export function frameLines(s: Snapshot, totals: ViewTotals): string[] {
   const d = s.discord;
   const r = s.sim.redelivered;
   const retries = r[1] + r[2] + r[3];
@@ -28,9 +20,11 @@ export function frameLines(
       `${totals.commands}  clicks ${num(s.handled.click, 3)}/${totals.clicks}  replies ${num(s.web.messagesPosted)}`,
     `Busy shown  /ask ${num(s.busyShown.commands, 3)} (ephemeral ack)  clicks ${num(s.busyShown.clicks, 3)} ` +
       '(via response_url)',
-    `Discord     mentions ${num(d.handledMessages)}/${totals.discordMessages ?? d.sentMessages}  /ask ` +
-      `${num(d.handledCommands, 3)}/${totals.discordCommands ?? d.sentCommands}  busy shown ${num(d.busy, 3)}  ` +
-      `handlers ${num(d.handlersRunning, 3)}`,
+    `Discord ok  mentions ${num(d.answered.message)}/${totals.discordMessages}  /ask ` +
+      `${num(d.answered.command, 3)}/${totals.discordCommands}  clicks ${num(d.answered.click, 3)}/` +
+      `${totals.discordClicks}  choices ${num(d.answered.suggestion, 3)}/${totals.discordSuggestions}`,
+    `Discord busy mentions ${num(d.busy.message, 3)} (reply)  /ask ${num(d.busy.command, 3)}  ` +
+      `clicks ${num(d.busy.click, 3)} (type 4)  handlers ${num(d.handlersRunning, 3)}`,
     `In flight   ${bar(s.inFlight, s.maxDetached)} ${num(s.inFlight, 3)}/${s.maxDetached}  peak ` +
       `${s.peakSampled}  handlers ${num(s.handlersRunning, 3)}`,
     `Memory      rss ${mib(s.rssBytes)} (peak ${mib(s.peakRssBytes)})  heap ${mib(s.heapUsedBytes)} ` +
@@ -46,7 +40,10 @@ export function progressLine(s: Snapshot, totals: { events: number }): string {
     `acked ${s.sim.eventsAcked} 503 ${s.sim.rejected503} redelivered ${r[1] + r[2] + r[3]} ` +
     `handled ${s.handled.event + s.handled.command + s.handled.click} ` +
     `busy ${s.busyShown.commands + s.busyShown.clicks} in-flight ${s.inFlight}/${s.maxDetached} ` +
-    `rss ${mib(s.rssBytes)} discord handled ${s.discord.handledMessages + s.discord.handledCommands} ` +
-    `busy ${s.discord.busy}`
+    `rss ${mib(s.rssBytes)} discord answered ${sum(s.discord.answered)} busy ${sum(s.discord.busy)}`
   );
+}
+
+function sum(counts: Readonly<Record<string, number>>): number {
+  return Object.values(counts).reduce((total, n) => total + n, 0);
 }

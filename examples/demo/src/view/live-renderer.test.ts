@@ -35,13 +35,10 @@ function busySnapshot(): Snapshot {
     peakRssBytes: 1234.5 * 1_048_576,
     peakHeapUsedBytes: 999.9 * 1_048_576,
     discord: {
-      sentMessages: 150,
-      sentCommands: 20,
-      handledMessages: 150,
-      handledCommands: 20,
-      answered: 170,
-      busy: 170,
-      handlersRunning: 50,
+      sent: { message: 150, command: 20, click: 20, suggestion: 20 },
+      answered: { message: 150, command: 200, click: 200, suggestion: 200 },
+      busy: { message: 150, command: 200, click: 200, suggestion: 0 },
+      handlersRunning: 500,
     },
   };
 }
@@ -54,6 +51,8 @@ const totals = {
   clicks: 40,
   discordMessages: 150,
   discordCommands: 20,
+  discordClicks: 20,
+  discordSuggestions: 20,
 };
 
 describe('the live view', () => {

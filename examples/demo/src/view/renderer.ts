@@ -13,8 +13,10 @@ export interface ViewTotals {
   readonly events: number;
   readonly commands: number;
   readonly clicks: number;
-  readonly discordMessages?: number;
-  readonly discordCommands?: number;
+  readonly discordMessages: number;
+  readonly discordCommands: number;
+  readonly discordClicks: number;
+  readonly discordSuggestions: number;
 }
 
 /** Something to write text to (`process.stdout`, or a sink in tests). */

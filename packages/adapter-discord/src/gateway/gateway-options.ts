@@ -1,3 +1,4 @@
+import { checkPositiveInteger } from '@rt/core/adapter';
 import type { ClientOptions } from 'discord.js';
 import { GatewayIntentBits } from 'discord-api-types/v10';
 
@@ -123,11 +124,6 @@ function flag(name: string, value: unknown): boolean {
   throw new TypeError(`${name} must be a boolean`);
 }
 
-function positiveMs(name: string, value: unknown): number {
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
-  throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
-}
-
 /**
  * Fills in defaults and validates; throws `TypeError`/`RangeError` naming the bad option
  * (`gateway.intents`, `gateway.busySignal`, ...). `true` means every default.
@@ -170,11 +166,11 @@ export function resolveGatewayOptions(value: DiscordGatewayOptions | true): Reso
     interactions: flag('gateway.interactions', options.interactions ?? d.interactions),
     reactions: flag('gateway.reactions', options.reactions ?? d.reactions),
     rawDispatches: new Set(raw),
-    disconnectedAlertMs: positiveMs(
+    disconnectedAlertMs: checkPositiveInteger(
       'gateway.disconnectedAlertMs',
       options.disconnectedAlertMs ?? d.disconnectedAlertMs,
     ),
-    readyTimeoutMs: positiveMs(
+    readyTimeoutMs: checkPositiveInteger(
       'gateway.readyTimeoutMs',
       options.readyTimeoutMs ?? d.readyTimeoutMs,
     ),

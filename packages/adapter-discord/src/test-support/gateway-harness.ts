@@ -1,6 +1,7 @@
 import type { CreateRuntimeOptions, Observation, RtEvent, Runtime, State } from '@rt/core';
 import { createRuntime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
+import { type AdapterNoticeObservation, observationLog } from '@rt/testing';
 import {
   buildGatewayMessage,
   createDiscordSigner,
@@ -26,7 +27,7 @@ export interface GatewayHarness {
   /** Sends a MESSAGE_CREATE (built from `options`) over the fake gateway; returns the payload. */
   message(options?: GatewayMessageOptions): Record<string, unknown>;
   /** `adapter_notice` observations named `name`. */
-  notices(name: string): Observation[];
+  notices(name: string): AdapterNoticeObservation[];
   /** Shuts the runtime down (if the test did not) and closes the fakes. */
   close(): Promise<void>;
 }
@@ -49,7 +50,7 @@ export async function startGatewayHarness(
     rest: { tokens: [GATEWAY_BOT_TOKEN] },
     gateway: { tokens: [GATEWAY_BOT_TOKEN], ...options.fakeGateway },
   });
-  const observations: Observation[] = [];
+  const log = observationLog();
   const adapter = createDiscordAdapter({
     publicKey: createDiscordSigner().publicKey,
     applicationId: DISCORD_TEST_IDS.applicationId,
@@ -62,7 +63,7 @@ export async function startGatewayHarness(
   const runtime = createRuntime({
     state,
     adapters: [adapter],
-    observers: [(observation) => void observations.push(observation)],
+    observers: [log.observer],
     ...options.runtime,
   });
   options.setup?.(runtime);
@@ -72,13 +73,13 @@ export async function startGatewayHarness(
     adapter,
     runtime,
     state,
-    observations,
+    observations: log.observations,
     message(messageOptions) {
       const payload = buildGatewayMessage(messageOptions);
       fake.gateway.dispatch('MESSAGE_CREATE', payload);
       return payload;
     },
-    notices: (name) => observations.filter((o) => o.type === 'adapter_notice' && o.name === name),
+    notices: log.notices,
     async close() {
       await runtime.shutdown({ graceMs: 0 });
       await fake.close();

@@ -1,6 +1,7 @@
 import type { CreateRuntimeOptions, Observation, Runtime, State } from '@rt/core';
 import { createRuntime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
+import { type AdapterNoticeObservation, observationLog } from '@rt/testing';
 import {
   createDiscordSigner,
   DISCORD_TEST_IDS,
@@ -28,7 +29,7 @@ export interface Harness {
    */
   send(payload: unknown, options?: DiscordRequestOptions): Promise<Response>;
   /** `adapter_notice` observations named `name`. */
-  notices(name: string): Observation[];
+  notices(name: string): AdapterNoticeObservation[];
   close(): Promise<void>;
 }
 
@@ -44,7 +45,7 @@ export interface HarnessOptions {
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const fake = await startFakeDiscordRest({ tokens: [BOT_TOKEN] });
   const signer = options.signer ?? createDiscordSigner();
-  const observations: Observation[] = [];
+  const log = observationLog();
   const adapter = createDiscordAdapter({
     publicKey: signer.publicKey,
     applicationId: DISCORD_TEST_IDS.applicationId,
@@ -56,7 +57,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const runtime = createRuntime({
     state,
     adapters: [adapter],
-    observers: [(observation) => void observations.push(observation)],
+    observers: [log.observer],
     ...options.runtime,
   });
   return {
@@ -65,14 +66,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     adapter,
     runtime,
     state,
-    observations,
+    observations: log.observations,
     send(payload, requestOptions) {
       if (typeof payload === 'object' && payload !== null && 'token' in payload) {
         fake.knowInteraction(payload as { token: string; channel_id?: unknown });
       }
       return adapter.handler(signer.request(payload, requestOptions));
     },
-    notices: (name) => observations.filter((o) => o.type === 'adapter_notice' && o.name === name),
+    notices: log.notices,
     async close() {
       await runtime.shutdown({ graceMs: 0 });
       await fake.close();

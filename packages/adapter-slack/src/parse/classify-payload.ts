@@ -1,4 +1,5 @@
 import { SlackRequestError } from '../errors.js';
+import { INTERACTIVE_SHAPES } from '../shapes.js';
 import type {
   SlackAppRateLimited,
   SlackEventCallback,
@@ -21,15 +22,8 @@ export type SlackInbound =
   | { readonly type: 'slash_command'; readonly body: SlackSlashCommand }
   | { readonly type: 'interactive'; readonly payload: SlackInteractive };
 
-/** Interactive payload types the adapter dispatches. */
-const INTERACTIVE_TYPES = new Set([
-  'block_actions',
-  'message_action',
-  'shortcut',
-  'view_submission',
-  'view_closed',
-  'block_suggestion',
-]);
+/** Interactive payload types the adapter dispatches: the interactive shapes. */
+const INTERACTIVE_TYPES: ReadonlySet<string> = new Set(INTERACTIVE_SHAPES);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

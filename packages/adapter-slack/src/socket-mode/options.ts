@@ -1,3 +1,4 @@
+import { checkPositiveInteger } from '@rt/core/adapter';
 import type { SocketModeOptions } from '@slack/socket-mode';
 
 /** How much of `@slack/socket-mode`'s own logging becomes `socket_mode_log` notices. */
@@ -63,13 +64,6 @@ export interface ResolvedSocketModeOptions {
 
 const LOG_LEVELS: readonly SocketModeLogLevel[] = ['debug', 'info', 'warn', 'error'];
 
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new RangeError(`socketMode.${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
-
 /**
  * Fills in defaults and validates; throws `TypeError`/`RangeError` naming the bad option
  * (`socketMode.<name>`). `adapterApiUrl` is the adapter's resolved `apiUrl`.
@@ -90,12 +84,12 @@ export function resolveSocketModeOptions(
   if (!URL.canParse(apiUrl)) {
     throw new TypeError(`socketMode.apiUrl must be an absolute URL, got ${JSON.stringify(apiUrl)}`);
   }
-  const min = positiveInteger(
-    'reconnectMinDelayMs',
+  const min = checkPositiveInteger(
+    'socketMode.reconnectMinDelayMs',
     options.reconnectMinDelayMs ?? d.reconnectMinDelayMs,
   );
-  const max = positiveInteger(
-    'reconnectMaxDelayMs',
+  const max = checkPositiveInteger(
+    'socketMode.reconnectMaxDelayMs',
     options.reconnectMaxDelayMs ?? Math.max(min, d.reconnectMaxDelayMs),
   );
   if (max < min) {
@@ -114,12 +108,12 @@ export function resolveSocketModeOptions(
     apiUrl: apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`,
     reconnectMinDelayMs: min,
     reconnectMaxDelayMs: max,
-    clientPingTimeoutMs: positiveInteger(
-      'clientPingTimeoutMs',
+    clientPingTimeoutMs: checkPositiveInteger(
+      'socketMode.clientPingTimeoutMs',
       options.clientPingTimeoutMs ?? d.clientPingTimeoutMs,
     ),
-    serverPingTimeoutMs: positiveInteger(
-      'serverPingTimeoutMs',
+    serverPingTimeoutMs: checkPositiveInteger(
+      'socketMode.serverPingTimeoutMs',
       options.serverPingTimeoutMs ?? d.serverPingTimeoutMs,
     ),
     logLevel,

@@ -3,7 +3,7 @@
  * acknowledgement when accepted, and the refusal (acknowledgement plus follow-up platform call)
  * with a given text.
  */
-import type { RtEvent } from '@rt/core';
+import type { RtEvent, State } from '@rt/core';
 import type {
   ConformanceBot,
   ConformanceShape,
@@ -27,11 +27,31 @@ import {
 } from '@rt/testing/slack';
 import { expect } from 'vitest';
 import { BUSY_OPTION_VALUE } from '../respond/busy-surfaces.js';
-import { BOT_TOKEN } from './harness.js';
+import { BOT_TOKEN, type Harness } from './harness.js';
 
 /** A conformance bot that also exposes the fake Slack Web API it points at. */
 export interface SlackConformanceBot extends ConformanceBot {
   readonly fake: FakeSlackApi;
+}
+
+/**
+ * The HTTP harness `h` as a conformance bot: requests go straight to the adapter's handler, and
+ * the platform calls are the fake's once the follow-ups drained. `state` is the State the bot
+ * reports (default the harness's own).
+ */
+export function slackConformanceBot(h: Harness, state: State = h.state): SlackConformanceBot {
+  return {
+    runtime: h.runtime,
+    state,
+    adapterName: h.adapter.name,
+    fake: h.fake,
+    send: (request) => h.adapter.handler(request),
+    platformCalls: async () => {
+      await h.adapter.drainFollowUps();
+      return [...h.fake.calls];
+    },
+    close: () => h.close(),
+  };
 }
 
 /** The busy view Slack's refusals open or push, with `text`. */

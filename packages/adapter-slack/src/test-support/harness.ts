@@ -1,6 +1,7 @@
 import type { CreateRuntimeOptions, Observation, Runtime, State } from '@rt/core';
 import { createRuntime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
+import { observationLog } from '@rt/testing';
 import { type FakeRuntimeHandle, fakeRuntimeHandle } from '@rt/testing/adapter';
 import {
   type FakeSlackApi,
@@ -37,8 +38,7 @@ export async function startHarness(
   } = {},
 ): Promise<Harness> {
   const fake = await startFakeSlackApi();
-  const observations: Observation[] = [];
-  const waiters = new Set<() => void>();
+  const log = observationLog();
   const adapter = createSlackAdapter({
     signingSecret: SECRET,
     ...(options.adapter?.tokenResolver === undefined ? { botToken: BOT_TOKEN } : {}),
@@ -50,12 +50,7 @@ export async function startHarness(
   const runtime = createRuntime({
     state,
     adapters: [adapter],
-    observers: [
-      (observation) => {
-        observations.push(observation);
-        for (const wake of [...waiters]) wake();
-      },
-    ],
+    observers: [log.observer],
     ...options.runtime,
   });
   return {
@@ -63,25 +58,12 @@ export async function startHarness(
     adapter,
     runtime,
     state,
-    observations,
+    observations: log.observations,
     send: (payload, headers) =>
       adapter.handler(
         signedSlackRequest({ secret: SECRET, payload, ...(headers ? { headers } : {}) }),
       ),
-    observed: (predicate) =>
-      new Promise((resolve) => {
-        const check = () => {
-          const found = observations.find(predicate);
-          if (found === undefined) return false;
-          waiters.delete(wake);
-          resolve(found);
-          return true;
-        };
-        const wake = () => {
-          check();
-        };
-        if (!check()) waiters.add(wake);
-      }),
+    observed: (predicate) => log.observed(predicate),
     close: async () => {
       await runtime.shutdown({ graceMs: 0 });
       await adapter.drainFollowUps();

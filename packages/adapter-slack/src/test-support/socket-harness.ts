@@ -1,6 +1,8 @@
 import type { CreateRuntimeOptions, Observation, Runtime, State } from '@rt/core';
 import { createRuntime } from '@rt/core';
+import { timeoutSignal } from '@rt/core/adapter';
 import { createMemoryState } from '@rt/state-memory';
+import { type AdapterNoticeObservation, observationLog } from '@rt/testing';
 import {
   type FakeSlackApi,
   type FakeSocketMode,
@@ -25,7 +27,7 @@ export interface SocketHarness {
   /** Resolves with the first observation matching `predicate` (rejects after 10 s). */
   observed(predicate: (observation: Observation) => boolean): Promise<Observation>;
   /** The `adapter_notice`s named `name`, so far. */
-  notices(name: string): Extract<Observation, { type: 'adapter_notice' }>[];
+  notices(name: string): AdapterNoticeObservation[];
   /** Shuts the runtime down (if not yet), then closes what the harness started. */
   close(): Promise<void>;
 }
@@ -52,8 +54,7 @@ export async function startSocketHarness(
 ): Promise<SocketHarness> {
   const fake = options.fake ?? (await startFakeSocketMode({ redeliverAfterMs: false }));
   const web = await startFakeSlackApi();
-  const observations: Observation[] = [];
-  const waiters = new Set<() => void>();
+  const log = observationLog();
   const adapter = createSlackAdapter({
     botToken: BOT_TOKEN,
     apiUrl: web.url,
@@ -71,12 +72,7 @@ export async function startSocketHarness(
   const runtime = createRuntime({
     state,
     adapters: [adapter],
-    observers: [
-      (observation) => {
-        observations.push(observation);
-        for (const wake of [...waiters]) wake();
-      },
-    ],
+    observers: [log.observer],
     ...options.runtime,
   });
   if (options.start !== false) await runtime.start();
@@ -85,28 +81,16 @@ export async function startSocketHarness(
     web,
     adapter,
     runtime,
-    observations,
-    observed: (predicate) =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error('socket harness: no matching observation within 10 s'));
-        }, 10_000);
-        const check = () => {
-          const found = observations.find(predicate);
-          if (found === undefined) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(found);
-        };
-        waiters.add(check);
-        check();
-      }),
-    notices: (name) =>
-      observations.filter(
-        (o): o is Extract<Observation, { type: 'adapter_notice' }> =>
-          o.type === 'adapter_notice' && o.name === name,
-      ),
+    observations: log.observations,
+    observed: async (predicate) => {
+      const timeout = timeoutSignal(10_000, 'socket harness: no matching observation within 10 s');
+      try {
+        return await log.observed(predicate, { signal: timeout.signal });
+      } finally {
+        timeout.clear();
+      }
+    },
+    notices: log.notices,
     close: async () => {
       await runtime.shutdown({ graceMs: 0 });
       await web.close();

@@ -7,7 +7,9 @@ import { classifyRefusal } from './refusal.js';
 
 /** Options of `answerWithin`, generic over the transport's answer type `A`. */
 export interface AnswerWithinOptions<A> {
+  /** The runtime to dispatch to (the handle `attach` gave the adapter). */
   readonly runtime: RuntimeHandle;
+  /** The normalised delivery; its mode (`runtime.modeFor`) decides whether `syncSignal` applies. */
   readonly event: RtEvent;
   /** The delivery's deadlines (counted from receipt). Sync dispatches get `clock.syncSignal`. */
   readonly clock: AckClock;

@@ -1,11 +1,21 @@
 /**
  * The adapter kit (`@rt/core/adapter`): what every platform adapter needs to answer within an
- * acknowledgement deadline, classify refusals, run bounded follow-ups and stop in bounded time.
+ * acknowledgement deadline (and the options that configure it), classify refusals, run bounded
+ * follow-ups and stop in bounded time.
  */
 export { type AckClock, type AckClockOptions, startAckClock } from './ack-clock.js';
+export {
+  type AnswerOptions,
+  type AnswerPlatform,
+  DEFAULT_ANSWER_OPTIONS,
+  type ResolvedAnswerOptions,
+  resolveAnswerOptions,
+  resolveShapeModes,
+} from './answer-options.js';
 export { type AnswerWithinOptions, answerWithin } from './answer-within.js';
 export { FollowUpRunner, type FollowUpRunnerOptions } from './follow-ups.js';
 export { adapterNotice } from './notices.js';
+export { checkNonEmptyText, checkPositiveInteger } from './option-checks.js';
 export { PendingSet } from './pending-set.js';
 export { classifyRefusal, type RefusalKind } from './refusal.js';
 export {

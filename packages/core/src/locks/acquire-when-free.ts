@@ -1,5 +1,5 @@
 import type { Observation } from '../observe/observation.js';
-import { abortableBy, type CancelSource, delayBy } from '../util/cancellation.js';
+import { abortableBy, Cancellation, type CancelSource, delayBy } from '../util/cancellation.js';
 import type { HeldLock, LockManager } from './lock-manager.js';
 
 /** How `acquireWhenFree` backs off while the lock is held elsewhere. */
@@ -73,7 +73,10 @@ export async function acquireWhenFree(
   for (;;) {
     const result = await attempt(locks, key, options);
     if (typeof result !== 'string') return result;
-    await locks.waitForRelease(key, jittered(backoff, random), options.signal);
+    // The slow path (the lock is busy): a real signal for the release waiters.
+    const { signal } = options;
+    const waitSignal = signal instanceof Cancellation ? signal.signal : signal;
+    await locks.waitForRelease(key, jittered(backoff, random), waitSignal);
     backoff = Math.min(backoff * 2, options.maxMs);
   }
 }

@@ -1,8 +1,9 @@
 import { abortable } from '../adapter-kit/signals.js';
 import { PreemptedError } from '../errors.js';
 import type { Observation } from '../observe/observation.js';
+import { ReleaseWaiters } from '../state/release-waiters.js';
 import { hasLockWakeups, type Lease, type State } from '../state/state.js';
-import { Cancellation, type CancelSource, listen } from '../util/cancellation.js';
+import { type CancelSource, Cancellation } from '../util/cancellation.js';
 
 /**
  * A Thread Lock held by this runtime. While held it renews every third of the TTL. `signal`
@@ -33,7 +34,8 @@ export class LockManager {
   readonly #state: State;
   readonly #ttlMs: number;
   readonly #observe: (observation: Observation) => void;
-  readonly #releaseWaiters = new Map<string, Set<() => void>>();
+  /** Not unref'd: a parked waiter is accepted work and keeps the process alive. */
+  readonly #releaseWaiters = new ReleaseWaiters({ keepAlive: true });
   /** Acquire and release calls to the State still in flight (a count: no promise per call). */
   #ioInFlight = 0;
   /** `ioSettled` waiters, woken when the count reaches 0. */
@@ -84,47 +86,27 @@ export class LockManager {
    * capability said so) or after `timeoutMs`; rejects with `signal.reason` on abort. A wake-up is
    * a hint: the caller still has to acquire. Timers and listeners are removed either way.
    */
-  waitForRelease(key: string, timeoutMs: number, signal: CancelSource): Promise<void> {
-    if (signal.aborted) return Promise.reject(signal.reason);
-    return new Promise<void>((resolve, reject) => {
-      const stateWait = hasLockWakeups(this.#state) ? new AbortController() : undefined;
-      let waiters = this.#releaseWaiters.get(key);
-      if (!waiters) {
-        waiters = new Set();
-        this.#releaseWaiters.set(key, waiters);
-      }
-      const done = () => {
-        clearTimeout(timer);
-        stopListening();
-        waiters.delete(wake);
-        if (waiters.size === 0 && this.#releaseWaiters.get(key) === waiters) {
-          this.#releaseWaiters.delete(key);
-        }
-        stateWait?.abort();
-      };
-      const wake = () => {
-        done();
-        resolve();
-      };
-      const onAbort = (reason: unknown) => {
-        done();
-        reject(reason);
-      };
-      // Not unref'd: a waiter is accepted work and keeps the process alive.
-      const timer = setTimeout(wake, timeoutMs);
-      waiters.add(wake);
-      const stopListening = listen(signal, onAbort);
-      if (stateWait !== undefined && hasLockWakeups(this.#state)) {
-        this.#state.waitForRelease(key, timeoutMs, stateWait.signal).then(wake, () => {
-          // An aborted or failed wake-up subscription falls back to the timer.
-        });
-      }
-    });
+  async waitForRelease(key: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    const parked = this.#releaseWaiters.wait(key, timeoutMs, signal);
+    if (!hasLockWakeups(this.#state)) return parked;
+    const stateWait = new AbortController();
+    this.#state.waitForRelease(key, timeoutMs, stateWait.signal).then(
+      () => this.#releaseWaiters.wake(key),
+      () => {
+        // An aborted or failed wake-up subscription falls back to the timer.
+      },
+    );
+    try {
+      await parked;
+    } finally {
+      stateWait.abort();
+    }
   }
 
   /** Keys with someone waiting for their release (for tests proving cleanup). */
   get waitedKeys(): number {
-    return this.#releaseWaiters.size;
+    return this.#releaseWaiters.keys;
   }
 
   /** A State call of a lock (acquire, release) started: lock I/O in flight. */
@@ -143,9 +125,7 @@ export class LockManager {
 
   /** Wakes this runtime's waiters for `key`: its lock was released here. */
   notifyReleased(key: string): void {
-    const waiters = this.#releaseWaiters.get(key);
-    if (!waiters) return;
-    for (const wake of [...waiters]) wake();
+    this.#releaseWaiters.wake(key);
   }
 }
 

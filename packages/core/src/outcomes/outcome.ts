@@ -1,7 +1,7 @@
 import type { EventRef } from '../event/event.js';
 
-/** Every terminal outcome a delivery can reach. Each delivery reaches exactly one. */
-export const OUTCOMES = [
+/** The outcomes of accepted deliveries, listed once for `OUTCOMES` and `ACCEPTED_OUTCOMES`. */
+const ACCEPTED = [
   'completed',
   'failed',
   'dropped',
@@ -9,6 +9,11 @@ export const OUTCOMES = [
   'timed-out',
   'preempted',
   'shutdown',
+] as const;
+
+/** Every terminal outcome a delivery can reach. Each delivery reaches exactly one. */
+export const OUTCOMES = [
+  ...ACCEPTED,
   'admission-rejected',
   'prelude-error',
   'duplicate',
@@ -23,15 +28,7 @@ export const OUTCOMES = [
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** Outcomes only an accepted (admitted, marked, acknowledged) delivery can reach. */
-export const ACCEPTED_OUTCOMES: readonly Outcome[] = [
-  'completed',
-  'failed',
-  'dropped',
-  'superseded',
-  'timed-out',
-  'preempted',
-  'shutdown',
-];
+export const ACCEPTED_OUTCOMES: readonly Outcome[] = ACCEPTED;
 
 /** The result of running an accepted delivery through its strategy and handlers. */
 export interface HandledResult {

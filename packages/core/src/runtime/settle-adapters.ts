@@ -3,6 +3,16 @@ import { adapterNotice } from '../adapter-kit/notices.js';
 import { abortable, timeoutSignal } from '../adapter-kit/signals.js';
 import type { Observation } from '../observe/observation.js';
 
+/** The notices the runtime itself emits about adapters' shutdown steps: a union, never built. */
+type StepNoticeName = 'stop_failed' | 'stop_timed_out' | 'drain_failed' | 'drain_timed_out';
+
+const STEP_NOTICES: Readonly<
+  Record<'stop' | 'drain', { readonly failed: StepNoticeName; readonly timedOut: StepNoticeName }>
+> = Object.freeze({
+  stop: { failed: 'stop_failed', timedOut: 'stop_timed_out' },
+  drain: { failed: 'drain_failed', timedOut: 'drain_timed_out' },
+});
+
 /**
  * Runs one shutdown step of every adapter at once: `stop` (SPEC 7, step 2: close inbound
  * connections) or `drain` (after the last outcome: finish outbound follow-ups). Each adapter gets
@@ -27,8 +37,9 @@ export async function settleAdapters(
         budget.signal,
       );
     } catch (error) {
-      if (budget.signal.aborted) observe(adapterNotice(adapter.name, `${step}_timed_out`));
-      else observe(adapterNotice(adapter.name, `${step}_failed`, undefined, error));
+      const names = STEP_NOTICES[step];
+      if (budget.signal.aborted) observe(adapterNotice(adapter.name, names.timedOut));
+      else observe(adapterNotice(adapter.name, names.failed, undefined, error));
     } finally {
       budget.clear();
     }

@@ -8,20 +8,40 @@ interface Waiter {
   reject(reason: unknown): void;
 }
 
-/** The waiters of one State, woken by key. */
+/** Options of `ReleaseWaiters`. */
+export interface ReleaseWaitersOptions {
+  /**
+   * Whether a wait keeps the process alive. Default `false`: the timer is `unref()`ed (a State's
+   * waiters never hold a process open). The runtime's lock manager sets it, because a parked
+   * waiter is accepted work.
+   */
+  readonly keepAlive?: boolean;
+}
+
+/** Parked callers woken by key: a State's `waitForRelease`, and the runtime's lock manager. */
 export class ReleaseWaiters {
   readonly #byKey = new Map<string, Set<Waiter>>();
+  readonly #keepAlive: boolean;
   #count = 0;
+
+  constructor(options: ReleaseWaitersOptions = {}) {
+    this.#keepAlive = options.keepAlive === true;
+  }
 
   /** How many callers are waiting, across keys. */
   get size(): number {
     return this.#count;
   }
 
+  /** How many keys have someone waiting (a key without waiters is forgotten at once). */
+  get keys(): number {
+    return this.#byKey.size;
+  }
+
   /**
    * Resolves when `wake(key)` is called or after `timeoutMs`; rejects with `signal.reason` when
    * `signal` aborts (at once when it already has), or with the error given to `rejectAll`. The
-   * timer is `unref()`ed. Aborting cancels only the wait.
+   * timer is `unref()`ed unless `keepAlive` was set. Aborting cancels only the wait.
    */
   async wait(key: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
@@ -39,7 +59,7 @@ export class ReleaseWaiters {
     this.#count += 1;
     signal.addEventListener('abort', onAbort, { once: true });
     const timer = setTimeout(() => waiter.resolve(), timeoutMs);
-    timer.unref();
+    if (!this.#keepAlive) timer.unref();
     try {
       await parked;
     } finally {

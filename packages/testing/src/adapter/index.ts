@@ -15,6 +15,7 @@ export type {
 export {
   CONFORMANCE_BUSY_TEXT,
   CONFORMANCE_UNAVAILABLE_TEXT,
+  readAnswer,
 } from './conformance/conformance-session.js';
 export { runAdapterConformance } from './conformance/run-adapter-conformance.js';
 export {

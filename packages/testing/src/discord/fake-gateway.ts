@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { ChangeWaiters, startLoopbackHttp } from '../support/loopback-http.js';
 import { defaultGuilds, type FakeGatewayGuild, guildCreate } from './fake-gateway-guilds.js';
 import { DISCORD_TEST_IDS } from './payloads.js';
 
@@ -93,7 +94,7 @@ export async function startFakeDiscordGateway(
   options: FakeDiscordGatewayOptions = {},
 ): Promise<FakeDiscordGateway> {
   const events: FakeGatewayEvent[] = [];
-  const waiters = new Set<() => void>();
+  const waiters = new ChangeWaiters('fake Discord gateway');
   const sessions = new Map<string, Session>();
   const sockets = new Set<WebSocket>();
   const botUser = {
@@ -114,7 +115,7 @@ export async function startFakeDiscordGateway(
 
   const record = (event: FakeGatewayEvent) => {
     events.push(event);
-    for (const wake of [...waiters]) wake();
+    waiters.changed();
   };
   const send = (socket: WebSocket, payload: unknown) => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(payload));
@@ -210,12 +211,20 @@ export async function startFakeDiscordGateway(
     }
   };
 
-  const server = createServer((_req, res) => {
-    res.writeHead(426, { 'content-type': 'text/plain' });
-    res.end('Upgrade Required');
-  });
   const wss = new WebSocketServer({ noServer: true });
-  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+  const http = await startLoopbackHttp(
+    (_req, res) => {
+      res.writeHead(426, { 'content-type': 'text/plain' });
+      res.end('Upgrade Required');
+    },
+    {
+      beforeClose: () => {
+        for (const ws of sockets) ws.terminate();
+        wss.close();
+      },
+    },
+  );
+  http.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     if (down) {
       socket.end(
         'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
@@ -240,10 +249,7 @@ export async function startFakeDiscordGateway(
       send(ws, { op: 10, d: { heartbeat_interval: heartbeatIntervalMs } });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = `ws://127.0.0.1:${port}`;
-  let closing: Promise<void> | undefined;
+  const url = `ws://127.0.0.1:${http.port}`;
 
   const closeByServer = (ws: WebSocket, code: number) => {
     (ws as WebSocket & { rtClosedByServer?: boolean }).rtClosedByServer = true;
@@ -251,20 +257,7 @@ export async function startFakeDiscordGateway(
   };
 
   const waitUntil = (check: () => boolean, timeoutMs: number, what: () => string) =>
-    new Promise<void>((resolve, reject) => {
-      const wake = () => {
-        if (!check()) return;
-        waiters.delete(wake);
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(wake);
-        reject(new Error(`fake Discord gateway: ${what()} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      waiters.add(wake);
-      wake();
-    });
+    waiters.until(() => (check() ? true : undefined), timeoutMs, what).then(() => undefined);
 
   return {
     url,
@@ -304,14 +297,6 @@ export async function startFakeDiscordGateway(
         () => 'no client identified or resumed',
       );
     },
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        for (const ws of sockets) ws.terminate();
-        wss.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    close: () => http.close(),
   };
 }

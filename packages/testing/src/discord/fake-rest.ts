@@ -1,5 +1,10 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  ChangeWaiters,
+  RouteFaults,
+  readBody,
+  startLoopbackHttp,
+} from '../support/loopback-http.js';
 import { FakeDiscordStore, json } from './fake-rest-answers.js';
 import { type FakeDiscordRoute, matchRoute } from './fake-rest-routes.js';
 
@@ -71,15 +76,6 @@ export interface FakeDiscordRestOptions {
   readonly gatewayUrl?: string;
 }
 
-function readAll(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 /**
  * Starts a fake Discord REST API (v10) on 127.0.0.1, port 0. It records every call and answers
  * plausibly: interaction follow-ups (`POST /webhooks/:app/:token`, a message in the interaction's
@@ -95,13 +91,11 @@ export async function startFakeDiscordRest(
   options: FakeDiscordRestOptions = {},
 ): Promise<FakeDiscordRest> {
   const calls: FakeDiscordCall[] = [];
-  const failures = new Map<
+  const faults = new RouteFaults<
     FakeDiscordRoute,
-    { status: number; code: number; message: string; remaining: number }
+    { status: number; code: number; message: string }
   >();
-  const delays = new Map<FakeDiscordRoute, number>();
-  const hanging = new Set<FakeDiscordRoute>();
-  const waiters = new Set<() => void>();
+  const waiters = new ChangeWaiters('fake Discord REST');
 
   const store = new FakeDiscordStore(options);
 
@@ -109,7 +103,7 @@ export async function startFakeDiscordRest(
     route.includes('/webhooks/') || route.includes('/interactions/');
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const raw = await readAll(req);
+    const raw = await readBody(req);
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname.replace(/^\/api\/v\d+/, '');
     const method = req.method ?? 'GET';
@@ -136,7 +130,7 @@ export async function startFakeDiscordRest(
       at: Date.now(),
     };
     calls.push(call);
-    for (const wake of [...waiters]) wake();
+    waiters.changed();
     if (route !== 'unknown' && !unauthenticated(route)) {
       const allowed =
         options.tokens === undefined
@@ -151,30 +145,20 @@ export async function startFakeDiscordRest(
       store.answer(call, res);
       return;
     }
-    if (hanging.has(route)) return;
-    const wait = delays.get(route);
-    if (wait !== undefined) await new Promise((resolve) => setTimeout(resolve, wait));
-    const failure = failures.get(route);
-    if (failure !== undefined && failure.remaining > 0) {
-      failure.remaining -= 1;
-      json(res, failure.status, { message: failure.message, code: failure.code });
+    const fault = await faults.apply(route);
+    if (fault?.type === 'hang') return;
+    if (fault?.type === 'fail') {
+      const { status, message, code } = fault.failure;
+      json(res, status, { message, code });
       return;
     }
     store.answer(call, res);
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  let closing: Promise<void> | undefined;
+  const http = await startLoopbackHttp(handle);
 
   return {
-    url: `http://127.0.0.1:${port}/api`,
+    url: `${http.origin}/api`,
     calls,
     callsTo: (route) => calls.filter((call) => call.route === route),
     knowInteraction(interaction) {
@@ -184,46 +168,26 @@ export async function startFakeDiscordRest(
       store.seedMessages(channel, messages);
     },
     fail(route, failure = {}) {
-      failures.set(route, {
-        status: failure.status ?? 500,
-        code: failure.code ?? 0,
-        message: failure.message ?? 'fake failure',
-        remaining: failure.times ?? Number.POSITIVE_INFINITY,
-      });
+      faults.fail(
+        route,
+        {
+          status: failure.status ?? 500,
+          code: failure.code ?? 0,
+          message: failure.message ?? 'fake failure',
+        },
+        failure.times,
+      );
     },
-    delay(route, delayMs) {
-      delays.set(route, delayMs);
-    },
-    hang(route) {
-      hanging.add(route);
-    },
+    delay: (route, delayMs) => faults.delay(route, delayMs),
+    hang: (route) => faults.hang(route),
     waitForCalls(route, count = 1, timeoutMs = 5000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const matching = calls.filter((call) => call.route === route);
-          if (matching.length < count) return false;
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve(matching);
-          return true;
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(
-            new Error(
-              `fake Discord REST: ${route} got ${calls.filter((c) => c.route === route).length} of ${count} calls within ${timeoutMs} ms`,
-            ),
-          );
-        }, timeoutMs);
-        if (!check()) waiters.add(check);
-      });
+      const matching = () => calls.filter((call) => call.route === route);
+      return waiters.until(
+        () => (matching().length >= count ? matching() : undefined),
+        timeoutMs,
+        () => `${route} got ${matching().length} of ${count} calls`,
+      );
     },
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    close: () => http.close(),
   };
 }

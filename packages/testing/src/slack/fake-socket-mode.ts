@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebSocketServer } from 'ws';
+import { ChangeWaiters, startLoopbackHttp } from '../support/loopback-http.js';
 import { type FakeSocketConnection, ServerConnection } from './fake-socket-mode-connection.js';
 import {
   envelopeInputOf,
@@ -142,14 +142,12 @@ export async function startFakeSocketMode(
   /** Redeliveries waiting for a live connection. */
   const waitingForConnection: Unacked[] = [];
   const tickets = new Set<string>();
-  const waiters = new Set<() => void>();
+  const waiters = new ChangeWaiters('fake Socket Mode');
   let openFailures = { remaining: 0, status: 200, error: 'internal_error' };
   let connectionsOpenCalls = 0;
-  let closing: Promise<void> | undefined;
+  let closing = false;
 
-  const changed = () => {
-    for (const wake of [...waiters]) wake();
-  };
+  const changed = () => waiters.changed();
   const open = () => connections.filter((connection) => connection.open);
 
   const sendOn = (
@@ -187,7 +185,7 @@ export async function startFakeSocketMode(
   };
 
   const redeliver = (entry: Unacked): FakeEnvelope | undefined => {
-    if (closing !== undefined || !unacked.delete(entry.envelope.envelope_id)) return undefined;
+    if (closing || !unacked.delete(entry.envelope.envelope_id)) return undefined;
     clearTimeout(entry.timer);
     if ((entry.envelope.retry_attempt ?? 0) >= maxRetries) {
       expired.push(entry.envelope);
@@ -244,11 +242,19 @@ export async function startFakeSocketMode(
     send(200, { ok: true, url: `ws://127.0.0.1:${port}/link/?ticket=${ticket}&app_id=A0APP` });
   };
 
-  const server = createServer(handleHttp);
   const wss = new WebSocketServer({ noServer: true });
-  server.on('upgrade', (req, socket, head) => {
+  const http = await startLoopbackHttp(handleHttp, {
+    beforeClose: () => {
+      closing = true;
+      for (const entry of unacked.values()) clearTimeout(entry.timer);
+      for (const connection of connections) if (connection.open) connection.drop();
+      wss.close();
+    },
+  });
+  const { port } = http;
+  http.server.on('upgrade', (req, socket, head) => {
     const ticket = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('ticket') ?? '';
-    if (!tickets.delete(ticket) || closing !== undefined) {
+    if (!tickets.delete(ticket) || closing) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\n\r\n');
       return;
     }
@@ -270,11 +276,6 @@ export async function startFakeSocketMode(
       changed();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
 
   const newestOpen = (): ServerConnection => {
     const connection = open().at(-1);
@@ -289,25 +290,7 @@ export async function startFakeSocketMode(
   };
 
   const waitFor = <T>(check: () => T | undefined, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const now = check();
-      if (now !== undefined) {
-        resolve(now);
-        return;
-      }
-      const timer = setTimeout(() => {
-        waiters.delete(wake);
-        reject(new Error(`fake Socket Mode: condition not met within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const wake = () => {
-        const value = check();
-        if (value === undefined) return;
-        clearTimeout(timer);
-        waiters.delete(wake);
-        resolve(value);
-      };
-      waiters.add(wake);
-    });
+    waiters.until(check, timeoutMs, () => 'condition not met');
 
   return {
     apiUrl: `http://127.0.0.1:${port}/api/`,
@@ -355,15 +338,6 @@ export async function startFakeSocketMode(
     waitForAck: (envelopeId, timeoutMs) =>
       waitFor(() => acks.find((ack) => ack.envelopeId === envelopeId), timeoutMs),
     waitFor,
-    close: () => {
-      closing ??= new Promise<void>((resolve) => {
-        for (const entry of unacked.values()) clearTimeout(entry.timer);
-        for (const connection of connections) if (connection.open) connection.drop();
-        wss.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    close: () => http.close(),
   };
 }

@@ -1,5 +1,10 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  ChangeWaiters,
+  RouteFaults,
+  readBody,
+  startLoopbackHttp,
+} from '../support/loopback-http.js';
 
 /** One call the fake received. */
 export interface FakeSlackApiCall {
@@ -95,15 +100,6 @@ function tokenOf(req: IncomingMessage, args: Record<string, unknown>): string | 
   return typeof args.token === 'string' ? args.token : undefined;
 }
 
-function readAll(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 /**
  * Starts a fake Slack on 127.0.0.1, port 0. It records every call (method, decoded args, token)
  * and answers plausibly: `chat.postMessage` (ok, `channel`, a fresh `ts`; thread replies are added
@@ -114,11 +110,9 @@ function readAll(req: IncomingMessage): Promise<string> {
  */
 export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Promise<FakeSlackApi> {
   const calls: FakeSlackApiCall[] = [];
-  const failures = new Map<string, { error: string; status: number; remaining: number }>();
-  const delays = new Map<string, number>();
-  const hanging = new Set<string>();
+  const faults = new RouteFaults<string, { error: string; status: number }>();
   const threads = new Map<string, Record<string, unknown>[]>();
-  const waiters = new Set<() => void>();
+  const waiters = new ChangeWaiters('fake Slack');
   let seq = 0;
   let responseUrls = 0;
   const botUserId = options.botUserId ?? 'U0BOT';
@@ -195,25 +189,22 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const raw = await readAll(req);
+    const raw = await readBody(req);
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const isResponseUrl = path.startsWith('/response/');
     const method = isResponseUrl ? 'response_url' : path.replace(/^\/api\//, '');
     const args = parseArgs(raw, req.headers['content-type']);
     const token = isResponseUrl ? undefined : tokenOf(req, args);
     calls.push({ method, args, token, path });
-    for (const wake of [...waiters]) wake();
-    if (hanging.has(method)) return;
-    const delayMs = delays.get(method);
-    if (delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    waiters.changed();
+    const fault = await faults.apply(method);
+    if (fault?.type === 'hang') return;
     const send = (status: number, body: Record<string, unknown>) => {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(body));
     };
-    const failure = failures.get(method);
-    if (failure !== undefined && failure.remaining > 0) {
-      failure.remaining -= 1;
-      send(failure.status, { ok: false, error: failure.error });
+    if (fault?.type === 'fail') {
+      send(fault.failure.status, { ok: false, error: fault.failure.error });
       return;
     }
     if (isResponseUrl) {
@@ -231,18 +222,8 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
     send(200, answer(method, args));
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  let closing: Promise<void> | undefined;
+  const http = await startLoopbackHttp(handle);
+  const { origin } = http;
 
   return {
     url: `${origin}/api/`,
@@ -259,43 +240,22 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
       );
     },
     fail: (method, failure = {}) => {
-      failures.set(method, {
-        error: failure.error ?? 'internal_error',
-        status: failure.status ?? 200,
-        remaining: failure.times ?? Number.POSITIVE_INFINITY,
-      });
+      faults.fail(
+        method,
+        { error: failure.error ?? 'internal_error', status: failure.status ?? 200 },
+        failure.times,
+      );
     },
-    delay: (method, delayMs) => {
-      delays.set(method, delayMs);
+    delay: (method, delayMs) => faults.delay(method, delayMs),
+    hang: (method) => faults.hang(method),
+    waitForCalls: (method, count = 1, timeoutMs = 5000) => {
+      const matching = () => calls.filter((call) => call.method === method);
+      return waiters.until(
+        () => (matching().length >= count ? matching() : undefined),
+        timeoutMs,
+        () => `${method} got ${matching().length} of ${count} calls`,
+      );
     },
-    hang: (method) => {
-      hanging.add(method);
-    },
-    waitForCalls: (method, count = 1, timeoutMs = 5000) =>
-      new Promise((resolve, reject) => {
-        const matching = () => calls.filter((call) => call.method === method);
-        if (matching().length >= count) {
-          resolve(matching());
-          return;
-        }
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`fake Slack: ${method} got ${matching().length} of ${count} calls`));
-        }, timeoutMs);
-        const check = () => {
-          if (matching().length < count) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(matching());
-        };
-        waiters.add(check);
-      }),
-    close: () => {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    close: () => http.close(),
   };
 }

@@ -5,6 +5,7 @@
 import type { FinishedDelivery, Observation, RtEvent, State } from '@rt/core';
 import { afterEach } from 'vitest';
 import { type Deferred, deferred } from '../../support/deferred.js';
+import { observationLog } from '../../support/observation-log.js';
 import type {
   AdapterConformanceOptions,
   ConformanceBot,
@@ -13,8 +14,9 @@ import type {
   ReceivedAnswer,
 } from './conformance-options.js';
 
-/** The texts every bot is configured with, so rows can assert them. */
+/** The busy text every bot is configured with (`RefusalWording` `busy`), so rows can assert it. */
 export const CONFORMANCE_BUSY_TEXT = 'conformance: busy right now';
+/** The unavailable text every bot is configured with (wording `unavailable`: shutdown, State down). */
 export const CONFORMANCE_UNAVAILABLE_TEXT = 'conformance: unavailable right now';
 
 /** The shape of the suite's own held delivery (never a platform shape). */
@@ -102,21 +104,14 @@ export function createSessions<P, B extends ConformanceBot = ConformanceBot>(
 
   return {
     async open(overrides = {}) {
-      const observations: Observation[] = [];
-      const waiters = new Set<() => void>();
+      const log = observationLog();
       const handled: RtEvent[] = [];
       const holds: Deferred<void>[] = [];
       const runtimeOptions = overrides.runtime ?? {};
       const bot = await options.createBot({
         runtime: {
           ...runtimeOptions,
-          observers: [
-            ...(runtimeOptions.observers ?? []),
-            (observation) => {
-              observations.push(observation);
-              for (const wake of [...waiters]) wake();
-            },
-          ],
+          observers: [...(runtimeOptions.observers ?? []), log.observer],
         },
         busyText: CONFORMANCE_BUSY_TEXT,
         unavailableText: CONFORMANCE_UNAVAILABLE_TEXT,
@@ -139,31 +134,12 @@ export function createSessions<P, B extends ConformanceBot = ConformanceBot>(
       let holdCount = 0;
       const session: Session = {
         bot,
-        observations,
+        observations: log.observations,
         handled,
         sendRequest,
         send: (payload, signature) => sendRequest(options.request(payload as P, signature)),
-        observed: (predicate, from = 0) =>
-          new Promise((resolve) => {
-            const check = () => {
-              const found = observations.slice(from).find(predicate);
-              if (found === undefined) return false;
-              waiters.delete(check);
-              resolve(found);
-              return true;
-            };
-            if (!check()) waiters.add(check);
-          }),
-        until: (condition) =>
-          new Promise((resolve) => {
-            const check = () => {
-              if (!condition()) return false;
-              waiters.delete(check);
-              resolve();
-              return true;
-            };
-            if (!check()) waiters.add(check);
-          }),
+        observed: (predicate, from = 0) => log.observed(predicate, { from }),
+        until: (condition) => log.until(condition),
         async hold() {
           holdCount += 1;
           const hold = deferred<void>();
