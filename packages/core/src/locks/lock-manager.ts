@@ -3,7 +3,7 @@ import { PreemptedError } from '../errors.js';
 import type { Observation } from '../observe/observation.js';
 import { ReleaseWaiters } from '../state/release-waiters.js';
 import { hasLockWakeups, type Lease, type State } from '../state/state.js';
-import { type CancelSource, Cancellation } from '../util/cancellation.js';
+import { Cancellation, type CancelSource } from '../util/cancellation.js';
 
 /**
  * A Thread Lock held by this runtime. While held it renews every third of the TTL. `signal`
