@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_DISCORD_ADAPTER_OPTIONS } from '@rt/adapter-discord';
 import { DEFAULT_SLACK_ADAPTER_OPTIONS } from '@rt/adapter-slack';
+import { SignerClient } from '@rt/testing/slack';
 import { startBot } from './bot/create-bot.js';
 import type { DemoConfig } from './config/demo-config.js';
 import { HELP_TEXT, parseFlags } from './config/flags.js';
@@ -10,7 +11,6 @@ import { planDiscordTraffic } from './discord/discord-plan.js';
 import { DiscordSimulator } from './discord/discord-simulator.js';
 import { Metrics, type Snapshot } from './metrics.js';
 import { SimulatorLedger } from './simulator/ledger.js';
-import { SignerClient } from './simulator/signer-client.js';
 import { SlackSimulator } from './simulator/slack-simulator.js';
 import { planTraffic } from './simulator/traffic-plan.js';
 import { SimulatedWebApi } from './simulator/web-api.js';

@@ -23,8 +23,12 @@ describe('the otel-console example bot', () => {
         .map((s) => s.attributes['rt.outcome'])
         .sort(),
     ).toEqual(['completed', 'failed']);
+    expect(byName('rt.prelude')).toHaveLength(2);
+    expect(byName('rt.handler')).toHaveLength(2);
+    const [delivery] = byName('rt.delivery').filter((s) => s.attributes['rt.shape'] === 'command');
     const [handler] = byName('rt.handler').filter((s) => s.attributes['rt.shape'] === 'command');
     const [lookup] = byName('weather.lookup');
+    expect(handler?.parentSpanContext?.spanId).toBe(delivery?.spanContext().spanId);
     expect(lookup?.parentSpanContext?.spanId).toBe(handler?.spanContext().spanId);
     const names = metrics
       .getMetrics()

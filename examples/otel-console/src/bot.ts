@@ -1,8 +1,9 @@
 /**
  * The example bot: a runtime on the test adapter (the "platform"), a memory State and the
  * `@rt/otel` observer. `/weather` looks a city up through a pretend outbound call, which opens
- * its own span: because the handler is wrapped with `otel.traced`, that span nests under the
- * delivery's `rt.handler` span. A mention containing "boom" fails, to show a failed outcome.
+ * its own span: the observer runs every handler in an `rt.handler` span made the active context,
+ * so that span nests under it, in the delivery's trace, with no wrapper around the handler. A
+ * mention containing "boom" fails, to show a failed outcome.
  */
 import type { TracerProvider } from '@opentelemetry/api';
 import { createRuntime, type Runtime } from '@rt/core';
@@ -42,21 +43,16 @@ export function createBot(options: BotOptions = {}): Bot {
   otel.bindRuntime(runtime);
   const tracer = tracerOf(otelOptions.tracerProvider);
 
-  runtime.onCommand(
-    'weather',
-    otel.traced(async (ctx) => {
-      const span = tracer?.startSpan('weather.lookup');
-      await new Promise((resolve) => setImmediate(resolve));
-      span?.end();
-      return { text: `Sunny in ${ctx.event.text ?? 'your city'}` };
-    }),
-  );
-  runtime.onMention(
-    otel.traced(async (ctx) => {
-      if (ctx.event.text?.includes('boom')) throw new Error('the handler failed on purpose');
-      await ctx.reply('hello!');
-    }),
-  );
+  runtime.onCommand('weather', async (ctx) => {
+    const span = tracer?.startSpan('weather.lookup');
+    await new Promise((resolve) => setImmediate(resolve));
+    span?.end();
+    return { text: `Sunny in ${ctx.event.text ?? 'your city'}` };
+  });
+  runtime.onMention(async (ctx) => {
+    if (ctx.event.text?.includes('boom')) throw new Error('the handler failed on purpose');
+    await ctx.reply('hello!');
+  });
   return { runtime, platform, otel };
 }
 

@@ -1,6 +1,6 @@
 /**
- * The OpenTelemetry SDK of the example: an AsyncLocalStorage context manager (so `otel.traced`
- * handlers' own spans nest under their delivery), a meter provider and a tracer provider. The
+ * The OpenTelemetry SDK of the example: an AsyncLocalStorage context manager (so handlers' own
+ * spans nest under their delivery), a meter provider and a tracer provider. The
  * exporters are passed in: the console ones in `main.ts`, in-memory ones in the test. Swap them
  * for OTLP or Prometheus in a real bot; `@rt/otel` does not change.
  */

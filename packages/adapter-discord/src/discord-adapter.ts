@@ -48,12 +48,7 @@ export class DiscordAdapter implements Adapter, HistoryReader {
    * whole channel, a thread's parent included).
    */
   readonly defaultLockScope: LockScope = 'thread';
-  /**
-   * The web-standard interactions handler: mount it at the Interactions Endpoint URL. Node:
-   * `toNodeListener(adapter.handler)`. Answers 503 until the adapter is attached to a runtime
-   * (PING excepted). Never rejects.
-   */
-  readonly handler: (request: Request) => Promise<Response>;
+  readonly #handler: ((request: Request) => Promise<Response>) | undefined;
   readonly #options: ResolvedDiscordOptions;
   readonly #rest: REST;
   readonly #outbound: DiscordOutbound;
@@ -101,7 +96,10 @@ export class DiscordAdapter implements Adapter, HistoryReader {
       replies,
       notice: (name, detail, error) => this.#notice(name, detail, error),
     };
-    this.handler = createRequestHandler(deps);
+    this.#handler =
+      this.#options.publicKey === undefined
+        ? undefined
+        : createRequestHandler(deps, this.#options.publicKey);
     const gateway = options.gateway ?? false;
     this.#gateway =
       gateway === false
@@ -124,6 +122,21 @@ export class DiscordAdapter implements Adapter, HistoryReader {
     } catch {
       // Observation must never break a request.
     }
+  }
+
+  /**
+   * The web-standard interactions handler: mount it at the Interactions Endpoint URL. Node:
+   * `toNodeListener(adapter.handler)`. Answers 503 until the adapter is attached to a runtime
+   * (PING excepted). Never rejects. Throws `TypeError` when the adapter was created without a
+   * `publicKey` (a gateway-only bot): requests could not be verified.
+   */
+  get handler(): (request: Request) => Promise<Response> {
+    if (this.#handler === undefined) {
+      throw new TypeError(
+        `discord adapter "${this.name}": publicKey is required to use the HTTP interactions handler`,
+      );
+    }
+    return this.#handler;
   }
 
   /** Registers the runtime. A second call with another runtime throws (one runtime per adapter). */

@@ -25,7 +25,12 @@ describe('Discord adapter options', () => {
       dispatchModes: { autocomplete: 'sync' },
       restOptions: { retries: 1, timeout: 5000 },
     });
-    expect(resolved.publicKey.asymmetricKeyType).toBe('ed25519');
+    expect(resolved.publicKey?.asymmetricKeyType).toBe('ed25519');
+  });
+
+  it('takes no public key for a bot that never serves HTTP interactions (gateway only)', () => {
+    const { publicKey: _omitted, ...withoutKey } = valid;
+    expect(resolveDiscordOptions(withoutKey).publicKey).toBeUndefined();
   });
 
   it('bounds rate-limit waits by default: a wait over 5 s rejects instead of holding the call', () => {

@@ -27,8 +27,12 @@ export type EphemeralDecision = boolean | ((event: RtEvent) => boolean);
  * did not respond"), and the sync dispatches are autocompletes and any shape made sync.
  */
 export interface DiscordAdapterOptions extends AnswerOptions<DiscordShape> {
-  /** The application's public key (64 hex characters, Developer Portal → General Information). Required. */
-  readonly publicKey: string;
+  /**
+   * The application's public key (64 hex characters, Developer Portal → General Information).
+   * Required to use the HTTP interactions `handler` (every request's Ed25519 signature is checked
+   * with it); a gateway-only bot may omit it. Given but malformed, it throws at construction.
+   */
+  readonly publicKey?: string;
   /** The application id (a snowflake). Required. */
   readonly applicationId: string;
   /**
@@ -108,7 +112,8 @@ export const DEFAULT_DISCORD_ADAPTER_OPTIONS = Object.freeze({
 /** Options with defaults filled in and validated. */
 export interface ResolvedDiscordOptions extends ResolvedAnswerOptions<DiscordShape> {
   readonly name: string;
-  readonly publicKey: KeyObject;
+  /** `undefined` when none was given: the HTTP handler then refuses to be used. */
+  readonly publicKey: KeyObject | undefined;
   readonly applicationId: string;
   readonly token: string;
   readonly apiUrl: string;
@@ -161,7 +166,7 @@ export function resolveDiscordOptions(options: DiscordAdapterOptions): ResolvedD
   }
   return Object.freeze({
     name: checkNonEmptyText('name', options.name ?? d.name),
-    publicKey: importPublicKey(options.publicKey),
+    publicKey: options.publicKey === undefined ? undefined : importPublicKey(options.publicKey),
     applicationId: options.applicationId,
     token: checkNonEmptyText('token', options.token),
     apiUrl: apiUrl.replace(/\/+$/, ''),

@@ -34,6 +34,10 @@ export {
 } from './http/read-body.js';
 export { discardNodeBody, readNodeBody } from './http/read-node-body.js';
 export { type LockScope, scopeKeyOf } from './locks/lock-scope.js';
+export {
+  type HandlerInstrumentation,
+  hasHandlerInstrumentation,
+} from './observe/handler-instrumentation.js';
 export type {
   DispatchMode,
   Observation,

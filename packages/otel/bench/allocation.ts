@@ -58,19 +58,23 @@ const event: EventRef = {
 };
 /** One delivery's observations, built once and replayed (so only the observer allocates). */
 const cycle: Observation[] = [
-  { type: 'dispatch_admitted', at: 1, event, mode: 'deferred' },
+  { type: 'dispatch_admitted', at: 1, receivedAt: 0, event, mode: 'deferred' },
   { type: 'lock_conflict', at: 2, event, lockKey: 'slack:T1:C1:t1' },
   {
     type: 'dispatch_finished',
     at: 3,
+    receivedAt: 0,
     event,
     mode: 'deferred',
     outcome: 'completed',
     durationMs: 2,
+    handlerStartedAt: 2,
+    handlerMs: 1,
   },
   {
     type: 'admission_rejected',
     at: 4,
+    receivedAt: 4,
     event,
     adapter: 'slack',
     tenant: 'T1',
@@ -80,6 +84,7 @@ const cycle: Observation[] = [
   {
     type: 'dispatch_finished',
     at: 4,
+    receivedAt: 4,
     event,
     mode: 'deferred',
     outcome: 'admission-rejected',

@@ -1,4 +1,10 @@
-import type { Meter, MeterProvider, Tracer, TracerProvider } from '@opentelemetry/api';
+import {
+  type Meter,
+  type MeterProvider,
+  SpanStatusCode,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
 import { createRuntime, type HandlerContext, type RuntimeStats } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { createTestAdapter } from '@rt/testing';
@@ -40,7 +46,7 @@ describe('a failing meter, tracer or exporter', () => {
     });
     expect(() => otel.bindRuntime(runtime)).not.toThrow();
     const handler = vi.fn((ctx: HandlerContext) => ({ text: `hi ${ctx.event.id}` }));
-    runtime.onCommand('status', otel.traced(handler));
+    runtime.onCommand('status', handler);
     const result = await adapter.command('status', '', { id: 'C1' });
     expect(result).toMatchObject({
       status: 'completed',
@@ -82,7 +88,7 @@ describe('a failing meter, tracer or exporter', () => {
       adapters: [adapter],
       observers: [otel],
     });
-    runtime.onMessage(otel.traced(() => {}));
+    runtime.onMessage(() => {});
     await adapter.message('one', { id: 'A' });
     await adapter.message('one', { id: 'A' });
     await adapter.settled();
@@ -102,15 +108,21 @@ describe('a failing meter, tracer or exporter', () => {
   });
 });
 
-describe('traced', () => {
-  it('returns the handler itself when no provider is set', () => {
-    const handler = () => 1;
-    expect(otelObserver().traced(handler)).toBe(handler);
+describe('aroundHandler', () => {
+  it('is absent without a tracer provider, so the runtime calls handlers directly', () => {
+    const telemetry = createTelemetry();
+    expect(otelObserver().aroundHandler).toBeUndefined();
+    expect(otelObserver({ meterProvider: telemetry.meterProvider }).aroundHandler).toBeUndefined();
+    expect(typeof otelObserver({ tracerProvider: telemetry.tracerProvider }).aroundHandler).toBe(
+      'function',
+    );
   });
 
-  it('passes a thrown error and a rejected promise through unchanged, calling the handler once', async () => {
+  it('passes a value, a thrown error and a rejected promise through unchanged, calling run once', async () => {
     const telemetry = createTelemetry();
     const otel = otelObserver({ tracerProvider: telemetry.tracerProvider });
+    const around = otel.aroundHandler;
+    if (!around) throw new Error('no aroundHandler with a tracer provider');
     const error = new Error('mine');
     const ctx = {
       event: { adapter: 'a', tenant: 't', id: 'x', shape: 's', receivedAt: 0 },
@@ -120,16 +132,59 @@ describe('traced', () => {
     const throwing = vi.fn(() => {
       throw error;
     });
-    expect(() => otel.traced(throwing)(ctx)).toThrow(error);
+    expect(() => around(ctx, throwing)).toThrow(error);
     expect(throwing).toHaveBeenCalledTimes(1);
-    await expect(otel.traced(async () => Promise.reject(error))(ctx)).rejects.toBe(error);
-    expect(await otel.traced(async () => 'value')(ctx)).toBe('value');
-    expect(telemetry.spans().map((s) => s.name)).toEqual([
-      'rt.handler',
-      'rt.handler',
-      'rt.handler',
+    const rejected = Promise.reject(error);
+    expect(around(ctx, () => rejected)).toBe(rejected);
+    await expect(rejected).rejects.toBe(error);
+    const value = { text: 'value' };
+    expect(around(ctx, () => value)).toBe(value);
+    await Promise.resolve();
+    expect(
+      telemetry
+        .spans()
+        .map((s) => [s.name, s.status.code])
+        .sort(),
+    ).toEqual([
+      ['rt.handler', SpanStatusCode.UNSET],
+      ['rt.handler', SpanStatusCode.ERROR],
+      ['rt.handler', SpanStatusCode.ERROR],
     ]);
     await telemetry.shutdown();
+  });
+
+  it('runs the handler exactly once when its span cannot start or end', async () => {
+    const onError = vi.fn();
+    const endless: TracerProvider = {
+      getTracer: () =>
+        ({
+          startSpan: () => ({
+            end: boom,
+            setAttribute: () => {},
+            setStatus: () => {},
+            spanContext: () => ({ traceId: '0'.repeat(32), spanId: '0'.repeat(16), traceFlags: 1 }),
+          }),
+        }) as unknown as Tracer,
+    };
+    for (const tracerProvider of [brokenTracerProvider, endless]) {
+      const otel = otelObserver({ tracerProvider, onError });
+      const adapter = createTestAdapter({ shapeModes: { command: 'sync' } });
+      const runtime = createRuntime({
+        state: createMemoryState(),
+        adapters: [adapter],
+        observers: [otel],
+      });
+      const handler = vi.fn(async () => ({ text: 'ok' }));
+      runtime.onCommand('status', handler);
+      expect(await adapter.command('status', '', { id: 'C1' })).toMatchObject({
+        outcome: 'completed',
+        response: { text: 'ok' },
+      });
+      expect(handler).toHaveBeenCalledTimes(1);
+      expect(runtime.stats().observerFailures).toBe(0);
+      await runtime.shutdown();
+    }
+    expect(onError.mock.calls.map(([e]) => (e as RecordingError).step)).toContain('aroundHandler');
   });
 });
 

@@ -1,24 +1,15 @@
 import type { Span } from '@opentelemetry/api';
-import type { DispatchMode, EventRef } from '@rt/core';
 
 /**
  * What the observer keeps about one accepted delivery between `dispatch_admitted` and its
- * `dispatch_finished`. Only exists while a provider is set; removed at the terminal outcome, so
- * the map holds at most the deliveries in flight.
+ * `dispatch_finished`, only while a tracer provider is set: its open delivery span. Removed at
+ * the terminal outcome, so the map holds at most the deliveries in flight.
  */
 export interface DeliveryRecord {
-  readonly event: EventRef;
-  readonly mode: DispatchMode;
-  /** `dispatch_admitted.at`: epoch ms just after the dedupe mark. */
-  readonly admittedAt: number;
-  /** The delivery span, started lazily (by `traced` at handler start, else at the outcome). */
-  span: Span | undefined;
-  /** True once a `traced` handler measured this delivery's handler duration. */
-  measured: boolean;
+  /** The `rt.delivery` span, started at admission from the event's receipt. */
+  readonly span: Span;
   /** `lock_conflict` observations seen for this delivery. */
   lockConflicts: number;
-  /** The id of the delivery that superseded this one, from the `superseded` observation. */
-  supersededBy: string | undefined;
 }
 
 /** The key of a delivery's record: its Event Identity. */

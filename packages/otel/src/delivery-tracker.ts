@@ -1,20 +1,15 @@
 import { ACCEPTED_OUTCOMES, type HandlerContext, type Observation, type Outcome } from '@rt/core';
 import { type DeliveryRecord, recordKey } from './delivery-record.js';
 import type { RtMetrics } from './metrics.js';
+import { ATTR } from './names.js';
 import type { HandlerSpan, RtTraces } from './traces.js';
 
-/** A traced handler call in progress. */
-export interface HandlerRun {
-  /** Epoch ms at the call. */
-  readonly at: number;
-  readonly span: HandlerSpan | undefined;
-}
-
 /**
- * Routes observations to the metrics and the spans, and keeps one `DeliveryRecord` per accepted
- * delivery from `dispatch_admitted` to its `dispatch_finished` (so the map holds at most the
- * deliveries in flight). Also the two ends of a `traced` handler call. Every method may throw
- * (a broken meter or tracer): the caller contains it.
+ * Routes observations to the metrics and the spans. With a tracer it keeps one `DeliveryRecord`
+ * (the open delivery span) per accepted delivery from `dispatch_admitted` to its
+ * `dispatch_finished`, so the map holds at most the deliveries in flight; with a meter alone it
+ * keeps nothing per delivery. Also starts and ends the `rt.handler` spans of `aroundHandler`.
+ * Every method may throw (a broken meter or tracer): the caller contains it.
  */
 export class DeliveryTracker {
   readonly #metrics: RtMetrics | undefined;
@@ -32,19 +27,19 @@ export class DeliveryTracker {
   observe(o: Observation): void {
     const metrics = this.#metrics;
     const traces = this.#traces;
-    const records = this.#records;
     switch (o.type) {
       case 'dispatch_admitted': {
-        records.set(recordKey(o.event.adapter, o.event.tenant, o.event.id), {
-          event: o.event,
-          mode: o.mode,
-          admittedAt: o.at,
-          span: undefined,
-          measured: false,
-          lockConflicts: 0,
-          supersededBy: undefined,
-        });
-        metrics?.admitted(o);
+        try {
+          metrics?.admitted(o);
+        } finally {
+          // A failing meter must not cost the delivery its span.
+          if (traces) {
+            this.#records.set(recordKey(o.event.adapter, o.event.tenant, o.event.id), {
+              span: traces.startAccepted(o),
+              lockConflicts: 0,
+            });
+          }
+        }
         return;
       }
       case 'admission_rejected':
@@ -57,29 +52,24 @@ export class DeliveryTracker {
         metrics?.rejected(o);
         return;
       case 'dispatch_finished': {
-        const admitted = isAccepted(o.outcome);
-        const key = admitted ? recordKey(o.event.adapter, o.event.tenant, o.event.id) : '';
-        const record = admitted ? records.get(key) : undefined;
-        if (record) records.delete(key);
+        const accepted = isAccepted(o.outcome);
         try {
-          metrics?.finished(o, record !== undefined, record?.measured ?? false);
+          metrics?.finished(o, accepted);
         } finally {
           // A failing meter must not leave the delivery's span open.
-          if (traces) this.#finishSpan(traces, o, record);
+          if (traces) this.#finishSpan(traces, o, accepted);
         }
         return;
       }
       case 'lock_conflict': {
-        const record = records.get(recordKey(o.event.adapter, o.event.tenant, o.event.id));
+        const record = this.#recordOf(o.event);
         if (record) record.lockConflicts += 1;
         metrics?.lockConflict(o);
         return;
       }
-      case 'superseded': {
-        const record = records.get(recordKey(o.event.adapter, o.event.tenant, o.event.id));
-        if (record) record.supersededBy = o.by.id;
+      case 'superseded':
+        this.#recordOf(o.event)?.span.setAttribute(ATTR.supersededBy, o.by.id);
         return;
-      }
       case 'lease_lost':
         metrics?.leaseLost(o);
         return;
@@ -97,16 +87,39 @@ export class DeliveryTracker {
     }
   }
 
+  /**
+   * A handler of `ctx.event` is starting: its `rt.handler` span, a child of the delivery span
+   * (or of the active context when the delivery is unknown). `undefined` without a tracer.
+   */
+  beginHandler(ctx: HandlerContext): HandlerSpan | undefined {
+    return this.#traces?.startHandler(ctx.event, ctx.mode, this.#recordOf(ctx.event), Date.now());
+  }
+
+  /** The handler settled: `threw` with `error`, or returned. */
+  endHandler(handler: HandlerSpan, threw: boolean, error: unknown): void {
+    this.#traces?.endHandler(handler, threw, error, Date.now());
+  }
+
+  #recordOf(event: { adapter: string; tenant: string; id: string }): DeliveryRecord | undefined {
+    if (!this.#traces) return undefined;
+    return this.#records.get(recordKey(event.adapter, event.tenant, event.id));
+  }
+
   #finishSpan(
     traces: RtTraces,
     o: Extract<Observation, { type: 'dispatch_finished' }>,
-    record: DeliveryRecord | undefined,
+    accepted: boolean,
   ): void {
     const last = this.#rejection;
     this.#rejection = undefined;
-    if (record) {
-      traces.finishAccepted(o, record);
-      return;
+    if (accepted) {
+      const key = recordKey(o.event.adapter, o.event.tenant, o.event.id);
+      const record = this.#records.get(key);
+      if (record) {
+        this.#records.delete(key);
+        traces.finishAccepted(o, record);
+        return;
+      }
     }
     const reason =
       last !== undefined &&
@@ -117,39 +130,6 @@ export class DeliveryTracker {
         ? last.reason
         : undefined;
     traces.finishRefused(o, reason);
-  }
-
-  /** A traced handler is being called now: marks its deliveries measured, starts its span. */
-  beginHandler(ctx: HandlerContext): HandlerRun {
-    const metrics = this.#metrics;
-    const records = this.#records;
-    const at = Date.now();
-    const { event } = ctx;
-    const record = records.get(recordKey(event.adapter, event.tenant, event.id));
-    if (metrics) {
-      // A burst batch runs one handler for every member: none of them gets a derived duration.
-      for (const member of ctx.batch ?? []) {
-        const r = records.get(recordKey(member.adapter, member.tenant, member.id));
-        if (r) r.measured = true;
-      }
-      if (record) record.measured = true;
-    }
-    return { at, span: this.#traces?.startHandler(event, ctx.mode, record, at) };
-  }
-
-  /** The traced handler settled: `threw` with `error`, or returned. */
-  endHandler(run: HandlerRun, ctx: HandlerContext, threw: boolean, error: unknown): void {
-    const now = Date.now();
-    try {
-      this.#metrics?.handlerMeasured(
-        ctx.event.adapter,
-        ctx.event.shape,
-        Math.max(0, now - run.at) / 1000,
-        !threw,
-      );
-    } finally {
-      if (run.span) this.#traces?.endHandler(run.span, threw, error, now);
-    }
   }
 }
 

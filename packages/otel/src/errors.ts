@@ -15,7 +15,7 @@ export class RtOtelError extends Error {
  * a handler.
  */
 export class RecordingError extends RtOtelError {
-  /** The observation type or step that was being recorded (`dispatch_finished`, `traced`...). */
+  /** The observation type or step that was being recorded (`dispatch_finished`, `aroundHandler`...). */
   readonly step: string;
 
   constructor(step: string, cause: unknown) {

@@ -15,9 +15,6 @@ import { decodePart, hottestTenants, TenantLabels } from './tenant-labels.js';
 
 type Of<T extends Observation['type']> = Extract<Observation, { type: T }>;
 
-/** Outcomes after which a handler has run (for the derived `rt.handler.duration`). */
-const HANDLED = new Set(['completed', 'failed', 'timed-out', 'preempted']);
-
 /**
  * The metric instruments and how each observation updates them. Attribute sets are cached, so a
  * steady stream of deliveries allocates none. Every method may throw (a broken meter); the
@@ -68,11 +65,11 @@ export class RtMetrics {
       unit: '{delivery}',
     });
     this.#dispatchDuration = meter.createHistogram(METRICS.dispatchDuration, {
-      description: 'Time from receipt (accepted: from admission) to the terminal outcome.',
+      description: 'Time from receipt to the terminal outcome.',
       ...seconds,
     });
     this.#handlerDuration = meter.createHistogram(METRICS.handlerDuration, {
-      description: 'Handler run time: measured by traced(), else derived from the outcome.',
+      description: 'Handler run time, from the first handler start to the last one settled.',
       ...seconds,
     });
     this.#lockConflicts = meter.createCounter(METRICS.lockConflicts, {
@@ -118,10 +115,11 @@ export class RtMetrics {
   }
 
   /**
-   * `wasAdmitted`: a `dispatch_admitted` preceded this outcome (else the delivery is counted as
-   * received now). `measured`: a `traced` handler already recorded the handler duration.
+   * A terminal outcome. `wasAdmitted`: an accepted delivery, already counted as received at
+   * `dispatch_admitted` (any other is counted now). The dispatch duration runs from receipt; the
+   * handler duration is recorded when handlers ran and finished (`handlerMs`).
    */
-  finished(o: Of<'dispatch_finished'>, wasAdmitted: boolean, measured: boolean): void {
+  finished(o: Of<'dispatch_finished'>, wasAdmitted: boolean): void {
     const { adapter, shape } = o.event;
     if (!wasAdmitted) this.#received.add(1, this.#adapterShape(adapter, shape));
     else if (o.mode === 'deferred' && this.#deferredOpen > 0) this.#deferredOpen -= 1;
@@ -131,38 +129,18 @@ export class RtMetrics {
       [ATTR.outcome]: o.outcome,
     }));
     this.#finished.add(1, attrs);
-    const seconds = o.durationMs / 1000;
-    this.#dispatchDuration.record(seconds, attrs);
-    if (wasAdmitted && !measured && HANDLED.has(o.outcome)) {
+    this.#dispatchDuration.record(Math.max(0, o.at - o.receivedAt) / 1000, attrs);
+    if (o.handlerMs !== undefined) {
+      const status = o.outcome === 'completed' ? 'ok' : 'error';
       this.#handlerDuration.record(
-        seconds,
-        this.#byHandler.get(
-          adapter,
-          shape,
-          o.outcome === 'completed' ? 'derived-ok' : 'derived-error',
-          () => ({
-            [ATTR.adapter]: adapter,
-            [ATTR.shape]: shape,
-            [ATTR.handlerStatus]: o.outcome === 'completed' ? 'ok' : 'error',
-            [ATTR.timing]: 'derived',
-          }),
-        ),
+        o.handlerMs / 1000,
+        this.#byHandler.get(adapter, shape, status, () => ({
+          [ATTR.adapter]: adapter,
+          [ATTR.shape]: shape,
+          [ATTR.handlerStatus]: status,
+        })),
       );
     }
-  }
-
-  /** A `traced` handler's measured run time. */
-  handlerMeasured(adapter: string, shape: string, seconds: number, ok: boolean): void {
-    const status = ok ? 'ok' : 'error';
-    this.#handlerDuration.record(
-      seconds,
-      this.#byHandler.get(adapter, shape, status, () => ({
-        [ATTR.adapter]: adapter,
-        [ATTR.shape]: shape,
-        [ATTR.handlerStatus]: status,
-        [ATTR.timing]: 'measured',
-      })),
-    );
   }
 
   lockConflict(o: Of<'lock_conflict'>): void {

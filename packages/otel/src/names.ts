@@ -43,7 +43,6 @@ export const ATTR = Object.freeze({
   eventId: 'rt.event.id',
   operation: 'rt.state.operation',
   notice: 'rt.notice',
-  timing: 'rt.timing',
   handlerStatus: 'rt.handler.status',
   supersededBy: 'rt.superseded_by',
   lockConflicts: 'rt.lock.conflicts',

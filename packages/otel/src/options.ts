@@ -8,8 +8,9 @@ export interface OtelObserverOptions {
    */
   readonly meterProvider?: MeterProvider;
   /**
-   * Where spans go. Omitted: no spans. Pass `trace.getTracerProvider()` to use the global one.
-   * Context propagation into handlers (`traced`) needs a context manager, e.g.
+   * Where spans go. Omitted: no spans, and the observer carries no `aroundHandler`. Pass
+   * `trace.getTracerProvider()` to use the global one. Context propagation into handlers (their
+   * own spans nesting under `rt.handler`) needs a context manager, e.g.
    * `AsyncLocalStorageContextManager` from `@opentelemetry/context-async-hooks`.
    */
   readonly tracerProvider?: TracerProvider;

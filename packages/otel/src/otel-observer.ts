@@ -1,21 +1,27 @@
-import type { Handler, Observation, Observer, Runtime } from '@rt/core';
+import { context } from '@opentelemetry/api';
+import type {
+  HandlerContext,
+  HandlerInstrumentation,
+  Observation,
+  Observer,
+  Runtime,
+} from '@rt/core';
 import { DeliveryTracker } from './delivery-tracker.js';
 import { AlreadyBoundError, RecordingError } from './errors.js';
 import { RtMetrics } from './metrics.js';
 import { type OtelObserverOptions, resolveOtelObserverOptions } from './options.js';
-import { tracedHandler } from './traced-handler.js';
 import { RtTraces } from './traces.js';
 
 /** What `bindRuntime` reads: a runtime's `stats()` and its resolved strategy. */
 export type BindableRuntime = Pick<Runtime, 'stats' | 'options'>;
 
 /**
- * An rt `Observer` that records OpenTelemetry metrics and spans, with two helpers. Pass it in
+ * An rt `Observer` that records OpenTelemetry metrics and spans. Pass it in
  * `createRuntime({ observers: [otel] })`, then call `otel.bindRuntime(runtime)` once for the
  * observable gauges. It never throws and never waits: a failing meter, tracer or exporter is
  * reported to `onError` and dispatch carries on.
  */
-export interface OtelObserver extends Observer {
+export interface OtelObserver extends Observer, Partial<HandlerInstrumentation> {
   /**
    * Registers the observable gauges (`rt.detached.in_flight`, `rt.detached.high_water`,
    * `rt.parked`, `rt.sync.in_flight`, `rt.tenant.in_flight`) against `runtime.stats()`, read once
@@ -24,17 +30,19 @@ export interface OtelObserver extends Observer {
    */
   bindRuntime(runtime: BindableRuntime): () => void;
   /**
-   * Wraps a handler so it runs inside an `rt.handler` span, child of its delivery span: the
-   * handler's own outbound calls (HTTP, database, ...) nest under the delivery. Also measures
-   * `rt.handler.duration` exactly. The handler runs once whatever the tracing does; what it
-   * returns or throws passes through unchanged. Returns `handler` itself when no provider is set.
+   * Present only when a `tracerProvider` is set (the runtime detects it at `createRuntime` and
+   * calls every handler through it; without it, handlers are called directly). Runs each handler
+   * run in an `rt.handler` span, a child of its delivery span, made the active context, so the
+   * handler's own outbound spans (HTTP, database, an LLM call) nest under the delivery. Calls
+   * `run` exactly once and returns its result unchanged, whatever the tracing does.
    */
-  traced<Payload = unknown>(handler: Handler<Payload>): Handler<Payload>;
+  readonly aroundHandler?: HandlerInstrumentation['aroundHandler'];
 }
 
 /**
- * Creates the observer. With neither `meterProvider` nor `tracerProvider` set it does nothing and
- * allocates nothing per observation. Throws `TypeError`/`RangeError` for bad options.
+ * Creates the observer. With neither `meterProvider` nor `tracerProvider` set it does nothing,
+ * allocates nothing per observation and carries no `aroundHandler`. Throws `TypeError` or
+ * `RangeError` for bad options.
  */
 export function otelObserver(options: OtelObserverOptions = {}): OtelObserver {
   const resolved = resolveOtelObserverOptions(options);
@@ -90,10 +98,7 @@ export function otelObserver(options: OtelObserverOptions = {}): OtelObserver {
 
   if (!metrics && !traces) {
     const observer: Observer = () => {};
-    return Object.assign(observer, {
-      bindRuntime,
-      traced: <Payload>(handler: Handler<Payload>) => handler,
-    });
+    return Object.assign(observer, { bindRuntime });
   }
 
   const tracker = new DeliveryTracker(metrics, traces);
@@ -104,9 +109,64 @@ export function otelObserver(options: OtelObserverOptions = {}): OtelObserver {
       report(o.type, error);
     }
   };
-  const traced = <Payload>(handler: Handler<Payload>): Handler<Payload> =>
-    tracedHandler(handler, tracker, report);
-  return Object.assign(observe, { bindRuntime, traced });
+  if (!traces) return Object.assign(observe, { bindRuntime });
+  return Object.assign(observe, {
+    bindRuntime,
+    aroundHandler: (ctx: HandlerContext, run: () => unknown) =>
+      aroundHandler(tracker, report, ctx, run),
+  });
+}
+
+/**
+ * Runs `run` (the handler) once inside its `rt.handler` span's context and ends the span when
+ * the handler settles. A failure to start the span runs the handler untraced; a failure to end
+ * it is reported. Returns `run`'s result itself (the same promise), or rethrows what it threw.
+ */
+function aroundHandler(
+  tracker: DeliveryTracker,
+  report: (step: string, error: unknown) => void,
+  ctx: HandlerContext,
+  run: () => unknown,
+): unknown {
+  let handler: ReturnType<DeliveryTracker['beginHandler']>;
+  try {
+    handler = tracker.beginHandler(ctx);
+  } catch (error) {
+    report('aroundHandler', error);
+  }
+  if (!handler) return run();
+  const span = handler;
+  const end = (threw: boolean, error: unknown): void => {
+    try {
+      tracker.endHandler(span, threw, error);
+    } catch (failure) {
+      report('aroundHandler', failure);
+    }
+  };
+  let result: unknown;
+  try {
+    result = context.with(span.context, run);
+  } catch (error) {
+    end(true, error);
+    throw error;
+  }
+  if (!isThenable(result)) {
+    end(false, undefined);
+    return result;
+  }
+  result.then(
+    () => end(false, undefined),
+    (error: unknown) => end(true, error),
+  );
+  return result;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function build<T>(

@@ -18,18 +18,19 @@ type Of<T extends Observation['type']> = Extract<Observation, { type: T }>;
 /** Outcomes whose span status is ERROR (the rest are not errors of the delivery itself). */
 const ERROR_OUTCOMES = new Set(['failed', 'timed-out', 'preempted', 'prelude-error']);
 
-/** A started `rt.handler` span and the context a traced handler runs in. */
+/** A started `rt.handler` span and the context its handler runs in. */
 export interface HandlerSpan {
   readonly span: Span;
   readonly context: Context;
 }
 
 /**
- * Builds spans from observations. The delivery span of an accepted delivery starts lazily: at
- * handler start when the handler is `traced` (then from `event.receivedAt`, with an `rt.prelude`
- * child up to admission), else at the outcome (then from `dispatch_admitted.at`). Refused,
- * duplicate and failed-prelude deliveries get a short span from receipt to outcome. Every
- * timestamp is epoch ms from `Date.now()`, the clock observations use.
+ * Builds spans from observations. An accepted delivery's `rt.delivery` span starts at
+ * `dispatch_admitted`, back-dated to the event's receipt, under the context active at dispatch
+ * (an instrumented HTTP server's request span), with its `rt.prelude` child from receipt to
+ * admission; it ends at the terminal outcome. Each handler run gets an `rt.handler` child.
+ * Refused, duplicate and failed-prelude deliveries get one short span from receipt to outcome.
+ * Every timestamp is epoch ms from `Date.now()`, the clock observations use.
  */
 export class RtTraces {
   readonly #tracer: Tracer;
@@ -44,33 +45,50 @@ export class RtTraces {
     this.#traceUnrouted = traceUnrouted;
   }
 
-  /** Ends the delivery span of `record` (starting it first if no handler did) at the outcome. */
+  /** Starts an accepted delivery's span (from receipt) and records its prelude child. */
+  startAccepted(o: Of<'dispatch_admitted'>): Span {
+    const parent = context.active();
+    const receivedAt = Math.min(o.receivedAt, o.at);
+    const span = this.#startDelivery(o.event, o.mode, receivedAt, parent);
+    this.#tracer
+      .startSpan(
+        SPANS.prelude,
+        { startTime: receivedAt, attributes: { [ATTR.adapter]: o.event.adapter } },
+        trace.setSpan(parent, span),
+      )
+      .end(o.at);
+    return span;
+  }
+
+  /** Ends the delivery span of `record` at the outcome. */
   finishAccepted(o: Of<'dispatch_finished'>, record: DeliveryRecord): void {
-    const span = record.span ?? this.#startDelivery(record.event, record.mode, record.admittedAt);
-    record.span = span;
+    const { span } = record;
     span.setAttribute(ATTR.outcome, o.outcome);
     if (record.lockConflicts > 0) span.setAttribute(ATTR.lockConflicts, record.lockConflicts);
-    if (record.supersededBy !== undefined)
-      span.setAttribute(ATTR.supersededBy, record.supersededBy);
     this.#endWith(span, o.outcome, o.error, o.at);
   }
 
   /**
-   * A delivery that was never accepted (rejected, duplicate, prelude error, unrouted): one short
-   * span from receipt (`at - durationMs`) to its outcome. `reason`: the admission rejection's.
+   * A delivery that was never accepted (rejected, duplicate, prelude error, unrouted), or an
+   * accepted one whose admission was not recorded: one short span from receipt to its outcome.
+   * `reason`: the admission rejection's.
    */
   finishRefused(o: Of<'dispatch_finished'>, reason: string | undefined): void {
     if (o.outcome === 'unrouted' && !this.#traceUnrouted) return;
-    const span = this.#startDelivery(o.event, o.mode, o.at - o.durationMs);
+    const span = this.#startDelivery(
+      o.event,
+      o.mode,
+      Math.min(o.receivedAt, o.at),
+      context.active(),
+    );
     span.setAttribute(ATTR.outcome, o.outcome);
     if (reason !== undefined) span.setAttribute(ATTR.reason, reason);
     this.#endWith(span, o.outcome, o.error, o.at);
   }
 
   /**
-   * Starts the `rt.handler` span for a traced handler: under the delivery span of `record`
-   * (started now from `event.receivedAt`, with its `rt.prelude` child, if not yet started), or
-   * under the active context when the delivery is unknown.
+   * Starts an `rt.handler` span at `now`: under the delivery span of `record`, or under the
+   * active context when the delivery is unknown. Returns it with the context to run the handler in.
    */
   startHandler(
     event: RtEvent,
@@ -78,20 +96,8 @@ export class RtTraces {
     record: DeliveryRecord | undefined,
     now: number,
   ): HandlerSpan {
-    let parent = context.active();
-    if (record) {
-      if (!record.span) {
-        const start = Math.min(event.receivedAt, record.admittedAt);
-        record.span = this.#startDelivery(record.event, record.mode, start);
-        const prelude = this.#tracer.startSpan(
-          SPANS.prelude,
-          { startTime: start, attributes: { [ATTR.adapter]: event.adapter } },
-          trace.setSpan(parent, record.span),
-        );
-        prelude.end(record.admittedAt);
-      }
-      parent = trace.setSpan(parent, record.span);
-    }
+    const active = context.active();
+    const parent = record ? trace.setSpan(active, record.span) : active;
     const span = this.#tracer.startSpan(
       SPANS.handler,
       {
@@ -113,7 +119,7 @@ export class RtTraces {
     handler.span.end(now);
   }
 
-  #startDelivery(event: EventRef, mode: string, startTime: number): Span {
+  #startDelivery(event: EventRef, mode: string, startTime: number, parent: Context): Span {
     const attributes: Attributes = {
       [ATTR.adapter]: event.adapter,
       [ATTR.tenant]: event.tenant,
@@ -123,11 +129,11 @@ export class RtTraces {
       [ATTR.eventId]: event.id,
     };
     if (this.strategy !== undefined) attributes[ATTR.strategy] = this.strategy;
-    return this.#tracer.startSpan(SPANS.delivery, {
-      kind: SpanKind.CONSUMER,
-      startTime,
-      attributes,
-    });
+    return this.#tracer.startSpan(
+      SPANS.delivery,
+      { kind: SpanKind.CONSUMER, startTime, attributes },
+      parent,
+    );
   }
 
   #endWith(span: Span, outcome: string, error: unknown, at: number): void {

@@ -1,5 +1,4 @@
-import { SLACK_RETRY_DELAYS_MS } from '../simulator/redelivery.js';
-import { SLACK_ACK_TIMEOUT_MS } from '../simulator/signer-client.js';
+import { SLACK_ACK_TIMEOUT_MS, SLACK_RETRY_DELAYS_MS } from '@rt/testing/slack';
 import { retryHorizonMs } from '../simulator/traffic-plan.js';
 import type { DemoConfig } from './demo-config.js';
 

@@ -1,4 +1,4 @@
-import type { DeliveryResult } from './signer-client.js';
+import type { DeliveryResult } from '@rt/testing/slack';
 
 /** One delivery attempt of an Events API event, as the simulator saw it. */
 export interface AttemptRecord {

@@ -1,12 +1,13 @@
+import type { DeliveryResult, SignerClient } from '@rt/testing/slack';
 import {
   buildAppMentionEvent,
   buildBlockActions,
   buildSlashCommand,
+  RedeliveryScheduler,
+  type RetryReason,
   type SlackTestPayload,
 } from '@rt/testing/slack';
 import type { EventRecord, SimulatorLedger } from './ledger.js';
-import { RedeliveryScheduler, type RetryReason } from './redelivery.js';
-import type { DeliveryResult, SignerClient } from './signer-client.js';
 import { sleep } from './sleep.js';
 import type { PlannedItem, TrafficPlan } from './traffic-plan.js';
 import type { SimulatedWebApi } from './web-api.js';

@@ -1,6 +1,6 @@
+import { SLACK_RETRY_DELAYS_MS } from '@rt/testing/slack';
 import type { DemoConfig } from '../config/demo-config.js';
 import { createRandom } from '../config/random.js';
-import { SLACK_RETRY_DELAYS_MS } from './redelivery.js';
 
 /** What the simulator sends: an Events API mention, a slash command or a button click. */
 export type TrafficKind = 'event' | 'command' | 'click';

@@ -1,4 +1,4 @@
-import { SLACK_ACK_TIMEOUT_MS } from '../simulator/signer-client.js';
+import { SLACK_ACK_TIMEOUT_MS } from '@rt/testing/slack';
 import { mib } from '../view/format.js';
 import type { Invariant, InvariantInput } from './invariants.js';
 

@@ -1,9 +1,9 @@
+import type { DeliveryResult } from '@rt/testing/slack';
 import { describe, expect, it } from 'vitest';
 import { BotTally } from '../bot/bot-tally.js';
 import { DEFAULT_DEMO_CONFIG, type DemoConfig } from '../config/demo-config.js';
 import type { Snapshot } from '../metrics.js';
 import { SimulatorLedger } from '../simulator/ledger.js';
-import type { DeliveryResult } from '../simulator/signer-client.js';
 import { checkInvariants, type Invariant, type InvariantInput } from './invariants.js';
 
 const BUSY = 'busy';

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { discardBody, readBodyUpTo } from '@rt/core';
 import { answerInteraction } from '../inbound/answer-interaction.js';
 import type { InboundDeps } from '../inbound/inbound-deps.js';
@@ -16,7 +17,11 @@ function unauthorized(deps: InboundDeps, reason: string): Response {
   return new Response(null, { status: 401 });
 }
 
-async function answerRequest(deps: InboundDeps, request: Request): Promise<Response> {
+async function answerRequest(
+  deps: InboundDeps,
+  key: KeyObject,
+  request: Request,
+): Promise<Response> {
   const { options } = deps;
   const signature = request.headers.get('x-signature-ed25519');
   const timestamp = request.headers.get('x-signature-timestamp');
@@ -30,7 +35,7 @@ async function answerRequest(deps: InboundDeps, request: Request): Promise<Respo
   }
   if (body.type === 'unreadable') return textResponse(400, 'Bad Request: unreadable body');
   const check = verifyDiscordSignature({
-    key: options.publicKey,
+    key,
     signature,
     timestamp,
     rawBody: body.text,
@@ -56,15 +61,18 @@ async function answerRequest(deps: InboundDeps, request: Request): Promise<Respo
  * ready by `ackDeadlineMs` after receipt. Verification comes first whatever the runtime's state:
  * saturated or shutting down, a bad signature is a 401 and nothing is dispatched. Every 401 emits a
  * `signature_rejected` notice. Never rejects: an unexpected failure is a 500 with a
- * `request_failed` notice.
+ * `request_failed` notice. `key` is the application's imported public key.
  */
-export function createRequestHandler(deps: InboundDeps): (request: Request) => Promise<Response> {
+export function createRequestHandler(
+  deps: InboundDeps,
+  key: KeyObject,
+): (request: Request) => Promise<Response> {
   return async (request) => {
     if (request.method !== 'POST') {
       return new Response(null, { status: 405, headers: { allow: 'POST' } });
     }
     try {
-      return await answerRequest(deps, request);
+      return await answerRequest(deps, key, request);
     } catch (error) {
       deps.notice('request_failed', undefined, error);
       return textResponse(500, 'Internal Server Error');

@@ -1,10 +1,24 @@
 import { DetachTimeoutError, ShutdownError } from '../errors.js';
+import type { HandlerCaller } from '../observe/handler-instrumentation.js';
 import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
 import type { OutcomeLedger } from '../runtime/outcome-ledger.js';
 import type { ConcurrencyStrategy } from '../strategies/strategy.js';
 import type { CancelSource } from '../util/cancellation.js';
 import type { Delivery } from './delivery.js';
 import { type InvokeExtras, invokeHandlers } from './invoke-handlers.js';
+
+/** How the runner instruments handler runs, fixed at construction. */
+export interface RunnerInstrumentation {
+  /** Record each run's start and duration for `dispatch_finished`: only when someone observes. */
+  readonly timeHandlers: boolean;
+  /** The observers' `aroundHandler`s, composed; `undefined`: handlers are called directly. */
+  readonly callHandler: HandlerCaller | undefined;
+}
+
+const NO_INSTRUMENTATION: RunnerInstrumentation = Object.freeze({
+  timeHandlers: false,
+  callHandler: undefined,
+});
 
 /**
  * Takes accepted deliveries through the strategy to their terminal outcome: the deferred runner
@@ -19,16 +33,23 @@ export class DeliveryRunner {
   readonly #ledger: OutcomeLedger;
   readonly #detachTimeoutMs: number;
   readonly #shutdownSignal: CancelSource;
+  readonly #instrumentation: RunnerInstrumentation;
   #strategy: ConcurrencyStrategy | undefined;
   /** Deliveries inside the strategy (waiting, running, or releasing their lock). */
   readonly #live = new Set<Delivery>();
   #graceOver = false;
   #syncInFlight = 0;
 
-  constructor(ledger: OutcomeLedger, detachTimeoutMs: number, shutdownSignal: CancelSource) {
+  constructor(
+    ledger: OutcomeLedger,
+    detachTimeoutMs: number,
+    shutdownSignal: CancelSource,
+    instrumentation: RunnerInstrumentation = NO_INSTRUMENTATION,
+  ) {
     this.#ledger = ledger;
     this.#detachTimeoutMs = detachTimeoutMs;
     this.#shutdownSignal = shutdownSignal;
+    this.#instrumentation = instrumentation;
   }
 
   /** The strategy to run deliveries through (set once, after the strategy got `invoke`). */
@@ -45,16 +66,23 @@ export class DeliveryRunner {
    * The strategies' way to run handlers. A delivery whose handler has not started when shutdown
    * began ends `shutdown` without running (SPEC 7, step 3). Once shutdown began, a delivery whose
    * handler finishes gets its outcome at once: releasing its lock afterwards is bounded on its own.
+   * When timed, every member's progress gets the run's start and duration (`dispatch_finished`
+   * reports them).
    */
   invoke = async (delivery: Delivery, extras: InvokeExtras = {}): Promise<HandledResult> => {
     if (this.#shutdownSignal.aborted) {
       return { outcome: 'shutdown', error: this.#shutdownSignal.reason };
     }
-    const { members } = extras;
-    if (members === undefined) delivery.progress.started = true;
-    else for (const member of members) member.progress.started = true;
-    const result = await invokeHandlers(delivery, extras);
-    for (const member of members ?? [delivery]) {
+    const members = extras.members ?? [delivery];
+    const { timeHandlers, callHandler } = this.#instrumentation;
+    const startedAt = timeHandlers ? Date.now() : undefined;
+    if (startedAt !== undefined) {
+      for (const member of members) member.progress.handlerStartedAt = startedAt;
+    }
+    const result = await invokeHandlers(delivery, extras, callHandler);
+    const handlerMs = startedAt === undefined ? undefined : Math.max(0, Date.now() - startedAt);
+    for (const member of members) {
+      member.progress.handlerMs = handlerMs;
       member.progress.handled = result;
       if (this.#shutdownSignal.aborted) this.#ledger.settle(member, result);
     }

@@ -12,10 +12,16 @@ import { Cancellation } from '../util/cancellation.js';
  * outcome (handler finished, lock release still in flight).
  */
 export interface DeliveryProgress {
-  /** Its handlers started (they may have finished since). */
-  started: boolean;
+  /**
+   * Epoch ms when its handlers started (they may have finished since); `undefined` until then,
+   * and always when no observer is registered (nobody would read it). Reported as
+   * `dispatch_finished.handlerStartedAt`.
+   */
+  handlerStartedAt: number | undefined;
   /** What its handlers returned, once they finished. */
   handled: HandledResult | undefined;
+  /** Ms its handlers ran, once they finished (`dispatch_finished.handlerMs`). */
+  handlerMs: number | undefined;
   /** Its terminal outcome, once recorded: nothing about it is recorded or observed again. */
   finished: FinishedDelivery | undefined;
 }
@@ -55,6 +61,11 @@ export function newDelivery(
     slot: fields.slot,
     controller: new Cancellation(),
     acceptedAt: Date.now(),
-    progress: { started: false, handled: undefined, finished: undefined },
+    progress: {
+      handlerStartedAt: undefined,
+      handled: undefined,
+      handlerMs: undefined,
+      finished: undefined,
+    },
   };
 }

@@ -2,6 +2,7 @@ import type { Adapter } from '../adapter/adapter.js';
 import { hasErrorCode } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 import type { HeldLock } from '../locks/lock-manager.js';
+import type { HandlerCaller } from '../observe/handler-instrumentation.js';
 import type { HandledResult, Outcome } from '../outcomes/outcome.js';
 import type { HandlerContext } from '../routing/handler.js';
 import { Cancellation, type CancelSource } from '../util/cancellation.js';
@@ -30,12 +31,14 @@ export function outcomeForAbort(reason: unknown): Outcome {
  * A handler that throws makes the result `failed` (first error kept) but the others still run;
  * once the signal aborts no further handler starts, and the result is the abort's outcome
  * (`timed-out`, `preempted`, `shutdown`) however the running handler ended. Resolves only after
- * the last started handler's promise settled; never rejects. The run's cancellation is lazy:
+ * the last started handler's promise settled; never rejects. With `callHandler` (the observers'
+ * `aroundHandler`s), each handler is called through it. The run's cancellation is lazy:
  * `ctx.signal` becomes a real `AbortSignal` only when a handler (or `ctx.reply`) reads it.
  */
 export async function invokeHandlers(
   delivery: Delivery,
   extras: InvokeExtras = {},
+  callHandler?: HandlerCaller,
 ): Promise<HandledResult> {
   const controller = new Cancellation();
   const detach =
@@ -54,7 +57,7 @@ export async function invokeHandlers(
     for (const handler of delivery.handlers) {
       if (controller.aborted) break;
       try {
-        const value = await handler(ctx);
+        const value = await (callHandler ? callHandler(handler, ctx) : handler(ctx));
         if (response === undefined && value !== undefined) response = value;
       } catch (thrown) {
         if (!failed) {

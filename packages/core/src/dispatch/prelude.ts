@@ -81,7 +81,13 @@ export async function runPrelude(
     if (ttlMs > 0) marked = await markIdentities(host, event, ttlMs);
   } catch (error) {
     slot?.release();
-    host.emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });
+    host.emit({
+      type: 'prelude_error',
+      at: Date.now(),
+      receivedAt: event.receivedAt,
+      event: eventRef(event),
+      error,
+    });
     host.ledger.note(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, true);
     throw new PreludeError(`could not mark event ${event.id}: the State failed`, { cause: error });
   }
@@ -92,7 +98,13 @@ export async function runPrelude(
   }
   host.count('accepted');
   if (host.observing()) {
-    host.emit({ type: 'dispatch_admitted', at: Date.now(), event: eventRef(event), mode });
+    host.emit({
+      type: 'dispatch_admitted',
+      at: Date.now(),
+      receivedAt: event.receivedAt,
+      event: eventRef(event),
+      mode,
+    });
   }
   const delivery = newDelivery({ event, handlers, adapter, mode, scopeKey, slot });
   if (mode === 'deferred')
@@ -126,6 +138,7 @@ function reject(
     host.emit({
       type: 'admission_rejected',
       at: Date.now(),
+      receivedAt: event.receivedAt,
       event: eventRef(event),
       adapter: event.adapter,
       tenant: event.tenant,
@@ -149,7 +162,13 @@ function scopeKeyFor(host: PreludeHost, event: RtEvent, adapter: Adapter, mode: 
     const error = new PreludeError(`lock scope of event ${event.id} failed: ${String(cause)}`, {
       cause,
     });
-    host.emit({ type: 'prelude_error', at: Date.now(), event: eventRef(event), error });
+    host.emit({
+      type: 'prelude_error',
+      at: Date.now(),
+      receivedAt: event.receivedAt,
+      event: eventRef(event),
+      error,
+    });
     host.ledger.note(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, false);
     throw error;
   }

@@ -7,18 +7,23 @@ export type DispatchMode = 'sync' | 'deferred';
 
 /**
  * A typed record the runtime (or an adapter, through `RuntimeHandle.observe`) emits to its
- * observers. Discriminated on `type`. `at` is epoch milliseconds.
+ * observers. Discriminated on `type`. `at` and every `...At` are epoch milliseconds;
+ * `receivedAt` is the event's own `RtEvent.receivedAt` (when the adapter received it), so an
+ * observer can time a delivery from receipt.
  */
 export type Observation =
   | {
+      /** Accepted: past admission and its dedupe mark; `at` is just after the mark. */
       readonly type: 'dispatch_admitted';
       readonly at: number;
+      readonly receivedAt: number;
       readonly event: EventRef;
       readonly mode: DispatchMode;
     }
   | {
       readonly type: 'admission_rejected';
       readonly at: number;
+      readonly receivedAt: number;
       readonly event: EventRef;
       readonly adapter: string;
       readonly tenant: string;
@@ -28,10 +33,25 @@ export type Observation =
   | {
       readonly type: 'dispatch_finished';
       readonly at: number;
+      readonly receivedAt: number;
       readonly event: EventRef;
       readonly mode: DispatchMode;
       readonly outcome: Outcome;
+      /**
+       * Ms to this outcome: an accepted delivery's from its acceptance (`dispatch_admitted.at`),
+       * any other's from receipt. From receipt for every delivery: `at - receivedAt`.
+       */
       readonly durationMs: number;
+      /**
+       * When its handlers started (epoch ms); `undefined` when no handler ran (refused,
+       * duplicate, dropped, superseded, ended while waiting). A burst member carries its batch's.
+       */
+      readonly handlerStartedAt?: number;
+      /**
+       * Ms from `handlerStartedAt` until the last of its handlers settled; `undefined` when no
+       * handler ran, or when shutdown abandoned it still running.
+       */
+      readonly handlerMs?: number;
       readonly error?: unknown;
     }
   | {
@@ -58,6 +78,7 @@ export type Observation =
       /** The prelude failed before acceptance (dedupe mark, lock scope); nothing was marked. */
       readonly type: 'prelude_error';
       readonly at: number;
+      readonly receivedAt: number;
       readonly event: EventRef;
       readonly error: unknown;
     }

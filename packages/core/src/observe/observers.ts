@@ -2,16 +2,17 @@ import type { Observation, Observer } from './observation.js';
 
 /**
  * Fans observations out to observers. An observer that throws or rejects never breaks dispatch:
- * its failure is counted and reported to `onObserverError` (itself contained).
+ * its failure is counted and reported to `onObserverError` (itself contained). So is a failure
+ * of an observer's `aroundHandler` (`failed`), reported with no observation.
  */
 export class ObserverSet {
   #observers: readonly Observer[];
-  #onError: (error: unknown, observation: Observation) => void;
+  #onError: (error: unknown, observation: Observation | undefined) => void;
   #failures = 0;
 
   constructor(
     observers: readonly Observer[],
-    onError: (error: unknown, observation: Observation) => void = () => {},
+    onError: (error: unknown, observation: Observation | undefined) => void = () => {},
   ) {
     this.#observers = [...observers];
     this.#onError = onError;
@@ -43,7 +44,12 @@ export class ObserverSet {
     }
   }
 
-  #fail(error: unknown, observation: Observation): void {
+  /** Counts and reports a failure of an observer's `aroundHandler`; never throws. */
+  failed(error: unknown): void {
+    this.#fail(error, undefined);
+  }
+
+  #fail(error: unknown, observation: Observation | undefined): void {
     this.#failures += 1;
     try {
       this.#onError(error, observation);

@@ -8,6 +8,7 @@ import { type PreludeHost, runPrelude } from '../dispatch/prelude.js';
 import { ShutdownError } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 import { LockManager } from '../locks/lock-manager.js';
+import { instrumentHandlers } from '../observe/handler-instrumentation.js';
 import type { DispatchMode, Observation } from '../observe/observation.js';
 import { ObserverSet } from '../observe/observers.js';
 import type { Handler } from '../routing/handler.js';
@@ -77,6 +78,12 @@ class RtRuntime implements Runtime {
       this.#ledger,
       options.detachTimeoutMs,
       this.#shutdownController,
+      {
+        timeHandlers: options.observers.length > 0,
+        callHandler: instrumentHandlers(options.observers, (error) =>
+          this.#observers.failed(error),
+        ),
+      },
     );
     this.#locks = new LockManager(options.state, options.lockTtlMs, observeWork);
     this.#strategy = createStrategy({

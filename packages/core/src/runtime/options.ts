@@ -82,10 +82,19 @@ export interface RuntimeOptions {
    * settle. Default 5 s.
    */
   readonly shutdownAbandonMs: number;
-  /** Receive every observation, in registration order; what they throw is contained. */
+  /**
+   * Receive every observation, in registration order; what they throw is contained. An observer
+   * may also carry `aroundHandler` (`HandlerInstrumentation`), detected here at creation: every
+   * handler run then goes through it.
+   */
   readonly observers: readonly Observer[];
-  /** Called (contained) when an observer throws or rejects. */
-  readonly onObserverError: ((error: unknown, observation: Observation) => void) | undefined;
+  /**
+   * Called (contained) when an observer throws or rejects, with the observation it was given;
+   * `observation` is `undefined` when an observer's `aroundHandler` failed.
+   */
+  readonly onObserverError:
+    | ((error: unknown, observation: Observation | undefined) => void)
+    | undefined;
 }
 
 /** What `createRuntime` accepts: `state` plus any option to override. */

@@ -1,4 +1,4 @@
-import type { Delivery } from '../dispatch/delivery.js';
+import type { Delivery, DeliveryProgress } from '../dispatch/delivery.js';
 import { eventRef, type RtEvent } from '../event/event.js';
 import type { DispatchMode, Observation } from '../observe/observation.js';
 import {
@@ -46,7 +46,8 @@ export class OutcomeLedger {
 
   /**
    * Records `event`'s terminal outcome and emits `dispatch_finished`; `wasOpen` when the delivery
-   * had been `open`ed (it no longer owes one), `since` the epoch ms its duration counts from.
+   * had been `open`ed (it no longer owes one), `since` the epoch ms its duration counts from,
+   * `progress` (accepted deliveries) what its handlers' timing was.
    */
   record(
     event: RtEvent,
@@ -54,6 +55,7 @@ export class OutcomeLedger {
     result: HandledResult,
     since: number,
     wasOpen: boolean,
+    progress?: DeliveryProgress,
   ): FinishedDelivery {
     const finished: FinishedDelivery = {
       ...result,
@@ -64,10 +66,13 @@ export class OutcomeLedger {
       this.#emit({
         type: 'dispatch_finished',
         at: Date.now(),
+        receivedAt: event.receivedAt,
         event: finished.event,
         mode,
         outcome: result.outcome,
         durationMs: finished.durationMs,
+        handlerStartedAt: progress?.handlerStartedAt,
+        handlerMs: progress?.handlerMs,
         ...(result.error === undefined ? {} : { error: result.error }),
       });
     }
@@ -102,6 +107,7 @@ export class OutcomeLedger {
       result,
       delivery.acceptedAt,
       true,
+      progress,
     );
     return progress.finished;
   }

@@ -109,6 +109,12 @@ export function resolveRuntimeOptions(input: CreateRuntimeOptions): ResolvedRunt
   if (!Array.isArray(merged.observers) || merged.observers.some((o) => typeof o !== 'function')) {
     throw new TypeError('observers must be an array of functions');
   }
+  const instrumentation = merged.observers.findIndex(
+    (o) => 'aroundHandler' in o && typeof o.aroundHandler !== 'function',
+  );
+  if (instrumentation >= 0) {
+    throw new TypeError(`observers[${instrumentation}].aroundHandler must be a function`);
+  }
   if (!Array.isArray(merged.adapters)) throw new TypeError('adapters must be an array');
   return Object.freeze({
     ...merged,

@@ -35,8 +35,9 @@ export interface RunResult {
 /**
  * The outcome run: on a `queue` runtime with `maxDetached: 3`, one delivery each `completed`,
  * `duplicate`, `failed`, `superseded`, two `admission-rejected` (capacity, shutdown) and three
- * `shutdown` (two running handlers aborted, one parked). Every handler is `traced` and opens its
- * own `bot.outbound` span, which must nest under the delivery.
+ * `shutdown` (two running handlers aborted, one parked). The handler is a plain function (the
+ * observer's `aroundHandler` wraps it) and opens its own `bot.outbound` span, which must nest
+ * under the delivery's `rt.handler` span.
  */
 export async function outcomeRun(
   telemetry: Telemetry,
@@ -64,19 +65,17 @@ export async function outcomeRun(
     return gate.promise;
   };
   const botTracer = telemetry.tracerProvider.getTracer('bot');
-  runtime.onMention(
-    otel.traced(async (ctx) => {
-      botTracer.startSpan('bot.outbound').end();
-      started.get(ctx.event.id)?.();
-      const text = ctx.event.text ?? '';
-      if (text.startsWith('boom')) throw new Error(`boom: could not handle ${text}`);
-      if (text.startsWith('hold')) {
-        await new Promise<void>((_, reject) => {
-          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true });
-        });
-      }
-    }),
-  );
+  runtime.onMention(async (ctx) => {
+    botTracer.startSpan('bot.outbound').end();
+    started.get(ctx.event.id)?.();
+    const text = ctx.event.text ?? '';
+    if (text.startsWith('boom')) throw new Error(`boom: could not handle ${text}`);
+    if (text.startsWith('hold')) {
+      await new Promise<void>((_, reject) => {
+        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true });
+      });
+    }
+  });
 
   await adapter.mention('', { id: 'E1', thread: 't-a', ...secretFields('hello') });
   await adapter.settled();
@@ -109,8 +108,7 @@ export async function outcomeRun(
 /**
  * The failure run: on a `drop` runtime, a `dropped` delivery after a lock conflict, a prelude
  * error (markEvent throws), a State error (releaseLock throws), a lease loss (renewal refused)
- * and two adapter notices, plus a sync command. Handlers are not wrapped: handler durations are
- * derived.
+ * and two adapter notices, plus a sync command.
  */
 export async function failureRun(telemetry: Telemetry): Promise<RunResult> {
   const otel = otelObserver({

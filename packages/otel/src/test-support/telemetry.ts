@@ -30,7 +30,7 @@ export interface Point {
 /**
  * The SDK wired for tests: a meter provider read by the in-memory metric exporter (collected on
  * `points()`, never on a timer) and a tracer provider exporting to the in-memory span exporter,
- * with an AsyncLocalStorage context manager so `traced` propagates context.
+ * with an AsyncLocalStorage context manager so handlers run in their `rt.handler` span context.
  */
 export interface Telemetry {
   readonly meterProvider: MeterProvider;

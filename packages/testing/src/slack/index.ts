@@ -57,9 +57,21 @@ export {
 } from './interactive-payloads.js';
 export { formPayload, interactivePayload, jsonPayload, type SlackTestPayload } from './payload.js';
 export {
+  RedeliveryScheduler,
+  type RetryReason,
+  type ScheduleResult,
+  SLACK_RETRY_DELAYS_MS,
+} from './redelivery.js';
+export {
   type SignedSlackRequestInput,
   type SignSlackRequestInput,
   type SlackSignatureHeaders,
   signedSlackRequest,
   signSlackRequest,
 } from './sign.js';
+export {
+  type DeliveryResult,
+  type RetryHeaders,
+  SignerClient,
+  SLACK_ACK_TIMEOUT_MS,
+} from './signer-client.js';

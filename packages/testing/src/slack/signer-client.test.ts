@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildAppMentionEvent } from '@rt/testing/slack';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildAppMentionEvent } from './event-payloads.js';
 import { SignerClient, SLACK_ACK_TIMEOUT_MS } from './signer-client.js';
 
 /** A clock that reads 0 when the request starts and `endMs` every time after. */

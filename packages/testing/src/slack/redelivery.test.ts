@@ -1,7 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_DEMO_CONFIG } from '../config/demo-config.js';
 import { RedeliveryScheduler } from './redelivery.js';
-import { planTraffic } from './traffic-plan.js';
 
 describe('RedeliveryScheduler', () => {
   beforeEach(() => {
@@ -53,21 +51,5 @@ describe('RedeliveryScheduler', () => {
     await scheduler.idle();
     await vi.advanceTimersByTimeAsync(10_000);
     expect(send).not.toHaveBeenCalled();
-  });
-});
-
-describe('planTraffic', () => {
-  it('plans every delivery once, in bursts of at most about twice the bound', () => {
-    const plan = planTraffic(DEFAULT_DEMO_CONFIG);
-    const { events, commands, clicks, maxDetached } = DEFAULT_DEMO_CONFIG;
-    expect(plan.items).toHaveLength(events + commands + clicks);
-    expect(new Set(plan.items.map((item) => item.id)).size).toBe(plan.items.length);
-    const perBurst = new Map<number, number>();
-    for (const item of plan.items) perBurst.set(item.burst, (perBurst.get(item.burst) ?? 0) + 1);
-    for (const size of perBurst.values()) {
-      expect(size).toBeGreaterThan(maxDetached);
-      expect(size).toBeLessThanOrEqual(2 * maxDetached);
-    }
-    expect(planTraffic(DEFAULT_DEMO_CONFIG)).toEqual(plan);
   });
 });

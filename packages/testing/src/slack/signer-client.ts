@@ -1,4 +1,5 @@
-import { type SlackTestPayload, signSlackRequest } from '@rt/testing/slack';
+import type { SlackTestPayload } from './payload.js';
+import { signSlackRequest } from './sign.js';
 
 /** Slack waits this long for an acknowledgement, then counts the delivery as failed. */
 export const SLACK_ACK_TIMEOUT_MS = 3000;

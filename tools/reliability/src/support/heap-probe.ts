@@ -1,0 +1,15 @@
+/**
+ * Prints, as one JSON line, the heap figures of a flood of `argv[2]` unique events against a
+ * bound of `argv[3]`, whose handlers never finish on their own (`measureFlood` of the benchmark
+ * package, reused). Run in a fresh process with `--expose-gc` so each figure is measured after
+ * a full collection and no earlier test's garbage is counted.
+ */
+import { measureFlood } from '../../../bench/src/flood-memory.js';
+
+const sent = Number(process.argv[2]);
+const maxDetached = Number(process.argv[3]);
+if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
+  throw new Error('run the heap probe with node --expose-gc');
+}
+const result = await measureFlood(sent, maxDetached);
+process.stdout.write(`${JSON.stringify(result)}\n`);
