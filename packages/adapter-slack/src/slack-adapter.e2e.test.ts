@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Observation, type RtEvent, toNodeListener } from '@rt/core';
 import { deferred, unreachableState } from '@rt/testing';
@@ -10,11 +10,23 @@ import {
   signSlackRequest,
 } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SlackAdapter } from './slack-adapter.js';
 import { type Harness, SECRET, startHarness } from './test-support/harness.js';
 
-/** Serves the adapter on node:http through core's toNodeListener, on 127.0.0.1 port 0. */
-async function serve(h: Harness): Promise<{ url: string; server: Server }> {
-  const server = createServer(toNodeListener(h.adapter.handler));
+type ListenerOf = (adapter: SlackAdapter) => RequestListener;
+
+/** The two ways onto node:http: the native listener, and the web handler via toNodeListener. */
+const NODE_LISTENERS: readonly { name: string; listenerOf: ListenerOf }[] = [
+  { name: 'native nodeListener', listenerOf: (adapter) => adapter.nodeListener },
+  { name: 'toNodeListener(handler)', listenerOf: (adapter) => toNodeListener(adapter.handler) },
+];
+
+/** Serves the adapter on node:http with `listenerOf`, on 127.0.0.1 port 0. */
+async function serveWith(
+  listenerOf: ListenerOf,
+  h: Harness,
+): Promise<{ url: string; server: Server }> {
+  const server = createServer(listenerOf(h.adapter));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`, server };
 }
@@ -31,7 +43,8 @@ function post(url: string, payload: SlackTestPayload, headers: Record<string, st
   });
 }
 
-describe('over real HTTP (node:http + toNodeListener)', () => {
+describe.each(NODE_LISTENERS)('over real HTTP (node:http, $name)', ({ listenerOf }) => {
+  const serve = (harness: Harness) => serveWith(listenerOf, harness);
   let h: Harness;
   let server: Server | undefined;
   failOnUnhandledRejections();

@@ -13,6 +13,7 @@ import { PendingSet } from '@rt/core/adapter';
 import type { WebClient } from '@slack/web-api';
 import { createRequestHandler } from './http/handle-request.js';
 import type { SlackCoreDeps } from './inbound/deps.js';
+import { createNodeListener, type NodeListener } from './node/node-listener.js';
 import type { SlackInstallation } from './normalize/installation.js';
 import { emitSlackNotice } from './notices.js';
 import {
@@ -49,6 +50,7 @@ export class SlackAdapter implements Adapter, HistoryReader {
   readonly #core: SlackCoreDeps;
   readonly #socketMode: SocketModeTransport | undefined;
   #handler: ((request: Request) => Promise<Response>) | undefined;
+  #nodeListener: NodeListener | undefined;
   #runtime: RuntimeHandle | undefined;
 
   constructor(options: SlackAdapterOptions) {
@@ -79,18 +81,36 @@ export class SlackAdapter implements Adapter, HistoryReader {
 
   /**
    * The web-standard request handler: mount it at the Request URL of the Events API, slash
-   * commands and interactivity (one URL serves all three). Node: `toNodeListener(adapter.handler)`.
+   * commands and interactivity (one URL serves all three). On Node prefer `nodeListener`.
    * Answers 503 until the adapter is attached to a runtime. Never rejects. Reading it throws
    * `TypeError` when the adapter was created without `signingSecret` (required over HTTP).
    */
   get handler(): (request: Request) => Promise<Response> {
-    if (this.#options.signingSecrets.length === 0) {
-      throw new TypeError(
-        `slack adapter "${this.name}": signingSecret is required to use the HTTP handler`,
-      );
-    }
+    this.#requireSigningSecret('handler');
     this.#handler ??= createRequestHandler(this.#core);
     return this.#handler;
+  }
+
+  /**
+   * The native `node:http` listener: `http.createServer(adapter.nodeListener)` (or Express,
+   * Connect, Fastify's raw mode). The same answers, in the same order, as `handler`, without web
+   * `Request`/`Response` objects or streams: the body is read into one Buffer up to
+   * `bodyLimitBytes` and the acknowledgement is written straight to the `ServerResponse`, the
+   * fastest way to serve Slack on Node (see docs/benchmarks.md). Never throws. Reading it throws
+   * `TypeError` when the adapter was created without `signingSecret`.
+   */
+  get nodeListener(): NodeListener {
+    this.#requireSigningSecret('nodeListener');
+    this.#nodeListener ??= createNodeListener(this.#core);
+    return this.#nodeListener;
+  }
+
+  #requireSigningSecret(what: string): void {
+    if (this.#options.signingSecrets.length === 0) {
+      throw new TypeError(
+        `slack adapter "${this.name}": signingSecret is required to use the HTTP ${what}`,
+      );
+    }
   }
 
   /** Registers the runtime. A second call with another runtime throws (one runtime per adapter). */

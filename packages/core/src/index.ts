@@ -32,6 +32,7 @@ export {
   readBodyUpTo,
   readBodyWithLimit,
 } from './http/read-body.js';
+export { discardNodeBody, readNodeBody } from './http/read-node-body.js';
 export { type LockScope, scopeKeyOf } from './locks/lock-scope.js';
 export {
   type HandlerInstrumentation,

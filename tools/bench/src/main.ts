@@ -1,29 +1,87 @@
-import { measureThroughput } from './dispatch-throughput.js';
-import { measureFlood } from './flood-memory.js';
+/**
+ * `pnpm bench [name...] [--smoke] [--runs N] [--json FILE] [--no-doc]`: runs the named benchmarks
+ * (default: all, in order ack, flood, socket, redis, strategies), prints their tables and
+ * targets, and writes `docs/benchmarks.md` (not with `--smoke` or `--no-doc`). `--json FILE`
+ * also writes the sections as JSON (the smoke test reads it).
+ */
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ackBench } from './ack/ack-bench.js';
+import { floodBench } from './flood/flood-bench.js';
+import { redisBench } from './redis/redis-bench.js';
+import { writeDoc } from './report/doc.js';
+import { describeMachine } from './report/machine.js';
+import {
+  type BenchRunOptions,
+  type BenchSection,
+  plainTable,
+  targetLines,
+} from './report/section.js';
+import { socketBench } from './socket/socket-bench.js';
+import { strategiesBench } from './strategies/strategies-bench.js';
 
-const strategies = ['drop', 'queue', 'debounce', 'concurrent', 'burst'] as const;
+const BENCHES: Record<string, (options: BenchRunOptions) => Promise<BenchSection>> = {
+  ack: ackBench,
+  flood: floodBench,
+  socket: socketBench,
+  redis: redisBench,
+  strategies: strategiesBench,
+};
 
-console.log('rt dispatch benchmark (memory State, no-op handler, deferred dispatch)');
-console.log('strategy     dispatches   seconds   dispatches/s   completed');
-for (const strategy of strategies) {
-  await measureThroughput(strategy, 5_000); // warm-up
-  const r = await measureThroughput(strategy, 50_000);
-  console.log(
-    `${r.strategy.padEnd(12)} ${String(r.dispatches).padStart(10)} ${r.seconds.toFixed(2).padStart(9)} ${String(r.perSecond).padStart(14)} ${String(r.completed).padStart(11)}`,
-  );
+function parseArgs(argv: readonly string[]) {
+  const names: string[] = [];
+  let smoke = false;
+  let runs: number | undefined;
+  let json: string | undefined;
+  let doc = true;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--') continue;
+    if (arg === '--smoke') smoke = true;
+    else if (arg === '--no-doc') doc = false;
+    else if (arg === '--runs') runs = Number(argv[++i]);
+    else if (arg === '--json') json = argv[++i];
+    else if (arg in BENCHES) names.push(arg);
+    else
+      throw new TypeError(
+        `unknown benchmark or option "${arg}" (benchmarks: ${Object.keys(BENCHES).join(', ')})`,
+      );
+  }
+  if (runs !== undefined && (!Number.isInteger(runs) || runs < 1)) {
+    throw new RangeError('--runs must be a positive integer');
+  }
+  return {
+    names: names.length > 0 ? names : Object.keys(BENCHES),
+    smoke,
+    runs,
+    json,
+    doc: doc && !smoke,
+  };
 }
 
-console.log('\nflood: handlers that never finish, 4 KiB payloads, far more events than the bound');
+const args = parseArgs(process.argv.slice(2));
+const options: BenchRunOptions = {
+  smoke: args.smoke,
+  runs: args.runs ?? (args.smoke ? 1 : 3),
+  log: (line) => process.stderr.write(`${line}\n`),
+};
+const machine = describeMachine();
+const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+const sections: BenchSection[] = [];
+for (const name of args.names) {
+  const section = await BENCHES[name]!(options);
+  sections.push(section);
+  console.log(`\n== ${section.name}: ${section.title}`);
+  for (const table of section.tables) console.log(`${plainTable(table)}\n`);
+  for (const line of targetLines(section.targets)) console.log(line.replaceAll('**', ''));
+}
 console.log(
-  'sent       maxDetached  accepted  rejected  peak in flight  heap before/peak/after (MB)',
+  `\n${machine}, ${date}${args.smoke ? ' (smoke: sizes too small to mean anything)' : ''}`,
 );
-for (const [sent, bound] of [
-  [20_000, 256],
-  [100_000, 256],
-  [100_000, 1024],
-] as const) {
-  const f = await measureFlood(sent, bound);
-  console.log(
-    `${String(f.sent).padEnd(10)} ${String(f.maxDetached).padEnd(12)} ${String(f.accepted).padEnd(9)} ${String(f.rejected).padEnd(9)} ${String(f.peakInFlight).padEnd(15)} ${f.heapBeforeMb} / ${f.heapPeakMb} / ${f.heapAfterMb}`,
-  );
+if (args.json !== undefined)
+  writeFileSync(args.json, JSON.stringify({ machine, date, sections }, null, 2));
+if (args.doc) {
+  const path = fileURLToPath(new URL('../../../docs/benchmarks.md', import.meta.url));
+  writeDoc(path, sections, machine, date);
+  console.log(`wrote ${path}`);
 }

@@ -1,8 +1,8 @@
-import { discardBody, readBodyUpTo } from '@rt/core';
+import type { BodyRead } from '@rt/core';
 import type { SlackCoreDeps } from '../inbound/deps.js';
 import { checkSignatureHeaders, verifySlackSignature } from '../verify/verify-signature.js';
 import { isSslCheck } from './decode-body.js';
-import { emptyResponse, textResponse } from './to-response.js';
+import { type HttpAnswer, OK_ANSWER, textAnswer, UNAUTHORIZED_ANSWER } from './http-answer.js';
 
 /**
  * How much of a body is read when the signature headers already fail: enough to recognise Slack's
@@ -12,18 +12,32 @@ export const UNSIGNED_PROBE_LIMIT_BYTES = 4096;
 
 /**
  * After a 413, at most this many times `bodyLimitBytes` of the rest is read and discarded, so the
- * client can read the answer; past it the stream is cancelled.
+ * client can read the answer; past it the transport gives up on the body.
  */
-const DISCARD_LIMIT_FACTOR = 8;
+export const DISCARD_LIMIT_FACTOR = 8;
+
+/**
+ * One HTTP request as the transport-neutral HTTP flow sees it; each transport (web `Request`,
+ * native `IncomingMessage`) provides one.
+ */
+export interface HttpRequestView {
+  readonly method: string;
+  /** A header's value (lower-case name), `null` when absent. */
+  header(name: string): string | null;
+  /** Reads the body as text, at most `limitBytes` (`readBodyUpTo` / `readNodeBody`). */
+  readBody(limitBytes: number): Promise<BodyRead>;
+  /** Discards the rest of a body refused as too large, at most `maxBytes`, in the background. */
+  discardBody(maxBytes: number): void;
+}
 
 /** A verified body, or the answer that ends the request before parsing. */
 export type SignedBody =
   | { readonly type: 'verified'; readonly text: string }
-  | { readonly type: 'answered'; readonly response: Response };
+  | { readonly type: 'answered'; readonly answer: HttpAnswer };
 
 function refuse(deps: SlackCoreDeps, reason: string): SignedBody {
   deps.notice('signature_rejected', { reason });
-  return { type: 'answered', response: new Response(null, { status: 401 }) };
+  return { type: 'answered', answer: UNAUTHORIZED_ANSWER };
 }
 
 /**
@@ -39,31 +53,31 @@ function refuse(deps: SlackCoreDeps, reason: string): SignedBody {
  */
 export async function readSignedBody(
   deps: SlackCoreDeps,
-  request: Request,
+  request: HttpRequestView,
   nowMs: number,
 ): Promise<SignedBody> {
   const { options } = deps;
-  const contentType = request.headers.get('content-type');
-  const timestamp = request.headers.get('x-slack-request-timestamp');
-  const signature = request.headers.get('x-slack-signature');
+  const contentType = request.header('content-type');
+  const timestamp = request.header('x-slack-request-timestamp');
+  const signature = request.header('x-slack-signature');
   const toleranceMs = options.signatureToleranceMs;
   const headers = checkSignatureHeaders({ timestamp, signature, nowMs, toleranceMs });
   if (!headers.ok) {
-    const probe = await readBodyUpTo(request, UNSIGNED_PROBE_LIMIT_BYTES);
+    const probe = await request.readBody(UNSIGNED_PROBE_LIMIT_BYTES);
     if (probe.type === 'body' && isSslCheck(probe.text, contentType)) {
-      return { type: 'answered', response: emptyResponse() };
+      return { type: 'answered', answer: OK_ANSWER };
     }
     return refuse(deps, headers.reason);
   }
-  const body = await readBodyUpTo(request, options.bodyLimitBytes);
+  const body = await request.readBody(options.bodyLimitBytes);
   if (body.type === 'too-large') {
-    void discardBody(request, options.bodyLimitBytes * DISCARD_LIMIT_FACTOR);
-    return { type: 'answered', response: textResponse(413, 'Payload Too Large') };
+    request.discardBody(options.bodyLimitBytes * DISCARD_LIMIT_FACTOR);
+    return { type: 'answered', answer: textAnswer(413, 'Payload Too Large') };
   }
   if (body.type === 'unreadable') {
-    return { type: 'answered', response: textResponse(400, 'Bad Request: unreadable body') };
+    return { type: 'answered', answer: textAnswer(400, 'Bad Request: unreadable body') };
   }
-  if (isSslCheck(body.text, contentType)) return { type: 'answered', response: emptyResponse() };
+  if (isSslCheck(body.text, contentType)) return { type: 'answered', answer: OK_ANSWER };
   const check = verifySlackSignature({
     secrets: options.signingSecrets,
     timestamp,

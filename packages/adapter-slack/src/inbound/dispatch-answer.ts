@@ -42,7 +42,6 @@ export function dispatchAndAnswer(
   clock: AckClock,
 ): Promise<Answer> {
   const { options } = deps;
-  const detail = { shape: event.shape, eventId: event.id };
   return answerWithin<Answer>({
     runtime,
     event,
@@ -50,9 +49,15 @@ export function dispatchAndAnswer(
     answer: (result) => answerForResult(event, result, options),
     refuse: (kind) =>
       refusalFor(event, kind === 'busy' ? options.busyText : options.unavailableText),
-    onUnexpected: (error) => deps.notice('dispatch_error', detail, error),
+    // Notice details are built only when a notice is emitted.
+    onUnexpected: (error) =>
+      deps.notice('dispatch_error', { shape: event.shape, eventId: event.id }, error),
     onDeadline: () =>
-      deps.notice('ack_deadline_passed', { ...detail, deadlineMs: options.ackDeadlineMs }),
+      deps.notice('ack_deadline_passed', {
+        shape: event.shape,
+        eventId: event.id,
+        deadlineMs: options.ackDeadlineMs,
+      }),
     // Events API callbacks are not direct invocations: nothing to tell a user.
     ...(event.shape === 'event_callback'
       ? {}

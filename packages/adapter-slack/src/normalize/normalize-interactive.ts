@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventKind } from '@rt/core';
 import { SlackRequestError } from '../errors.js';
-import type { SlackInteractive } from '../parse/payload-types.js';
+import type { SlackAction, SlackInteractive } from '../parse/payload-types.js';
 import { BUSY_OPTION_VALUE, busyOptionTarget } from '../respond/busy-surfaces.js';
 import type { SlackShape } from '../shapes.js';
 import { installationOfInteractive, tenantOf } from './installation.js';
@@ -57,8 +57,24 @@ function idsOf(payload: SlackInteractive): { shortcutId?: string; formId?: strin
   return {};
 }
 
+/**
+ * The payload's actions, checked: absent is none; anything but an array of objects is a malformed
+ * payload (`SlackRequestError`, answered 400 over HTTP), never a `TypeError` from deeper down.
+ */
+function actionsOf(payload: SlackInteractive): readonly SlackAction[] {
+  const actions: unknown = payload.actions;
+  if (actions === undefined || actions === null) return [];
+  if (
+    !Array.isArray(actions) ||
+    actions.some((action) => typeof action !== 'object' || action === null)
+  ) {
+    throw new SlackRequestError(`${String(payload.type)} actions must be an array of objects`);
+  }
+  return actions as readonly SlackAction[];
+}
+
 function choseBusyOption(payload: SlackInteractive): boolean {
-  return (payload.actions ?? []).some(
+  return actionsOf(payload).some(
     (action) =>
       action.selected_option?.value === BUSY_OPTION_VALUE ||
       (Array.isArray(action.selected_options) &&
@@ -93,7 +109,7 @@ export function normalizeInteractive(payload: SlackInteractive, ctx: NormalizeCo
   if (tenant === undefined) throw new SlackRequestError(`${shape} names no team or enterprise`);
   const id = idOf(payload);
   if (id === undefined) throw new SlackRequestError(`${shape} has no trigger_id or view id`);
-  const firstAction = payload.actions?.[0];
+  const firstAction = actionsOf(payload)[0];
   const messageTs = textOf(payload.message?.ts) ?? textOf(payload.container?.message_ts);
   const threadTs = textOf(payload.message?.thread_ts) ?? textOf(payload.container?.thread_ts);
   return {

@@ -12,6 +12,7 @@ import {
   buildSlashCommand,
   buildViewClosed,
   buildViewSubmission,
+  interactivePayload,
   type SlackTestPayload,
   signedSlackRequest,
 } from '@rt/testing/slack';
@@ -191,6 +192,25 @@ describe('direct invocation normalisation', () => {
     expect(await eventOf(buildBlockSuggestion())).toMatchObject({ dedupeTtlMs: 3000 });
     expect((await eventOf(buildViewClosed())).dedupeTtlMs).toBeUndefined();
   });
+});
+
+describe('malformed interactive payloads', () => {
+  it.each([
+    ['a string', 'approve'],
+    ['an object', { action_id: 'approve' }],
+    ['an array holding a non-object', ['approve']],
+  ])(
+    'answers 400 with a clear reason, dispatching nothing, when actions is %s',
+    async (_, actions) => {
+      const { data } = buildBlockActions({ actionId: 'approve' });
+      const { event, response } = await run(interactivePayload({ ...data, actions }));
+      expect(event).toBeUndefined();
+      expect(response.status).toBe(400);
+      expect(await response.text()).toBe(
+        'Bad Request: block_actions actions must be an array of objects',
+      );
+    },
+  );
 });
 
 describe('the busy placeholder option', () => {

@@ -1,6 +1,6 @@
 /**
  * The transport-neutral acknowledgement of one Slack delivery. Each transport writes it its own
- * way (`http/to-response.ts` over HTTP):
+ * way (`http/http-answer.ts` over HTTP, for the web handler and the native listener alike):
  * - `empty`: the plain acknowledgement (HTTP 200, empty body);
  * - `json`: an acknowledgement carrying `body` (HTTP 200 JSON; over Socket Mode, the ack payload);
  * - `text`: a plain-text answer (HTTP `status`, default 200; a sync handler's string);

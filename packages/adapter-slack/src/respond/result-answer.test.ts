@@ -1,5 +1,6 @@
 import type { DispatchResult, RtEvent } from '@rt/core';
 import { describe, expect, it } from 'vitest';
+import { httpAnswerOf } from '../http/http-answer.js';
 import { toResponse } from '../http/to-response.js';
 import { answerForResult } from './result-answer.js';
 
@@ -10,7 +11,9 @@ function event(shape: string, payload: Record<string, unknown> = {}): RtEvent {
 }
 
 async function bodyOf(result: DispatchResult, shape: string, payload?: Record<string, unknown>) {
-  const response = toResponse(answerForResult(event(shape, payload), result, texts).ack);
+  const response = toResponse(
+    httpAnswerOf(answerForResult(event(shape, payload), result, texts).ack),
+  );
   const text = await response.text();
   return {
     status: response.status,

@@ -32,6 +32,9 @@ export interface SignatureInput {
 
 const SIGNATURE = /^v0=([0-9a-f]{64})$/;
 
+/** The one passing verdict, shared (frozen). */
+const OK: SignatureCheck = Object.freeze({ ok: true });
+
 /** The parts of a request that can be checked before its body is read. */
 export type SignatureHeaders = Omit<SignatureInput, 'secrets' | 'rawBody'>;
 
@@ -53,7 +56,7 @@ export function checkSignatureHeaders(input: SignatureHeaders): SignatureCheck {
     return { ok: false, reason: 'unknown-version' };
   }
   if (!SIGNATURE.test(signature)) return { ok: false, reason: 'malformed-signature' };
-  return { ok: true };
+  return OK;
 }
 
 /**
@@ -75,5 +78,5 @@ export function verifySlackSignature(input: SignatureInput): SignatureCheck {
     const expected = createHmac('sha256', secret).update(base, 'utf8').digest();
     if (timingSafeEqual(expected, given)) matched = true;
   }
-  return matched ? { ok: true } : { ok: false, reason: 'mismatch' };
+  return matched ? OK : { ok: false, reason: 'mismatch' };
 }

@@ -67,4 +67,18 @@ describe('startAckClock', () => {
       /syncDeadlineMs/,
     );
   });
+
+  it('builds the sync signal on first read only: aborted then if its deadline has passed', async () => {
+    const early = startAckClock({ ackDeadlineMs: 300, syncDeadlineMs: 200 });
+    const late = startAckClock({ ackDeadlineMs: 300, syncDeadlineMs: 200 });
+    await vi.advanceTimersByTimeAsync(150);
+    const signal = early.syncSignal;
+    expect(early.syncSignal).toBe(signal);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(signal.aborted).toBe(true);
+    expect(late.syncSignal.reason).toMatchObject({ name: 'TimeoutError' });
+    early.dispose();
+    late.dispose();
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });

@@ -1,5 +1,3 @@
-import { timeoutSignal } from './signals.js';
-
 /** The two deadlines of one delivery, both counted from its receipt. */
 export interface AckClock {
   /**
@@ -32,7 +30,10 @@ export interface AckClockOptions {
 /**
  * Starts a delivery's deadlines. Call it on receipt (or pass `receivedAt`) and `dispose` it once
  * the answer is out. The timers use the global `setTimeout` (fake timers drive them in tests) and
- * are `unref`ed. Throws `RangeError` naming the option for a non-positive or inverted deadline.
+ * are `unref`ed. Only what a delivery uses is built: two plain timers, and `syncSignal`'s
+ * `AbortController` only on first read (already aborted when the sync deadline has passed), so a
+ * deferred delivery, which never reads it, creates no abort signal and no listener. Throws
+ * `RangeError` naming the option for a non-positive or inverted deadline.
  */
 export function startAckClock(options: AckClockOptions): AckClock {
   const { ackDeadlineMs, syncDeadlineMs } = options;
@@ -45,22 +46,66 @@ export function startAckClock(options: AckClockOptions): AckClock {
   const now = Date.now();
   const receivedAt = options.receivedAt ?? now;
   if (!Number.isFinite(receivedAt)) throw new RangeError('receivedAt must be a finite number');
-  const elapsed = Math.max(0, now - receivedAt);
-  const sync = timeoutSignal(
-    Math.max(0, syncDeadlineMs - elapsed),
-    `sync deadline of ${syncDeadlineMs} ms passed`,
-  );
-  const ack = timeoutSignal(Math.max(0, ackDeadlineMs - elapsed));
-  const expired = new Promise<void>((resolve) => {
-    ack.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  return {
-    syncSignal: sync.signal,
-    expired,
-    receivedAt,
-    dispose() {
-      sync.clear();
-      ack.clear();
-    },
-  };
+  return new DeliveryClock(receivedAt, now, ackDeadlineMs, syncDeadlineMs);
+}
+
+/** Timer callbacks shared by every clock (the clock is the timer's argument, not a closure). */
+function ackDue(clock: DeliveryClock): void {
+  clock.ackDue();
+}
+function syncDue(clock: DeliveryClock): void {
+  clock.syncDue();
+}
+
+/** The clock `startAckClock` returns: two timers, a promise, and a signal built on demand. */
+class DeliveryClock implements AckClock {
+  readonly expired: Promise<void>;
+  readonly receivedAt: number;
+  readonly #syncDeadlineMs: number;
+  readonly #ackTimer: ReturnType<typeof setTimeout>;
+  readonly #syncTimer: ReturnType<typeof setTimeout>;
+  #resolveExpired!: () => void;
+  #sync: AbortController | undefined;
+  #syncPassed = false;
+
+  constructor(receivedAt: number, now: number, ackDeadlineMs: number, syncDeadlineMs: number) {
+    this.receivedAt = receivedAt;
+    this.#syncDeadlineMs = syncDeadlineMs;
+    const elapsed = Math.max(0, now - receivedAt);
+    this.expired = new Promise<void>((resolve) => {
+      this.#resolveExpired = resolve;
+    });
+    this.#ackTimer = setTimeout(ackDue, Math.max(0, ackDeadlineMs - elapsed), this);
+    this.#ackTimer.unref?.();
+    this.#syncTimer = setTimeout(syncDue, Math.max(0, syncDeadlineMs - elapsed), this);
+    this.#syncTimer.unref?.();
+  }
+
+  get syncSignal(): AbortSignal {
+    if (this.#sync === undefined) {
+      this.#sync = new AbortController();
+      if (this.#syncPassed) this.#sync.abort(this.#syncReason());
+    }
+    return this.#sync.signal;
+  }
+
+  /** The acknowledgement deadline passed. */
+  ackDue(): void {
+    this.#resolveExpired();
+  }
+
+  /** The sync deadline passed. */
+  syncDue(): void {
+    this.#syncPassed = true;
+    this.#sync?.abort(this.#syncReason());
+  }
+
+  dispose(): void {
+    clearTimeout(this.#ackTimer);
+    clearTimeout(this.#syncTimer);
+  }
+
+  #syncReason(): DOMException {
+    return new DOMException(`sync deadline of ${this.#syncDeadlineMs} ms passed`, 'TimeoutError');
+  }
 }

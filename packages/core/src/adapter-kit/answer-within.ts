@@ -33,6 +33,11 @@ export interface AnswerWithinOptions<A> {
 
 type Settled<A> = { readonly answer: A; readonly result?: DispatchResult };
 
+/** The deadline's side of the race: `undefined` (a shared function, no closure per delivery). */
+function toUndefined(): undefined {
+  return undefined;
+}
+
 /** Calls an adapter hook; what it throws is contained (a hook must never break the answer). */
 function contained(run: () => void): void {
   try {
@@ -74,7 +79,7 @@ async function dispatchOnce<A>(options: AnswerWithinOptions<A>): Promise<Settled
  */
 export async function answerWithin<A>(options: AnswerWithinOptions<A>): Promise<A> {
   const { clock } = options;
-  const first = await Promise.race([dispatchOnce(options), clock.expired.then(() => undefined)]);
+  const first = await Promise.race([dispatchOnce(options), clock.expired.then(toUndefined)]);
   if (first === undefined) {
     contained(() => options.onDeadline?.());
     return options.refuse('unavailable', new DOMException('ack deadline passed', 'TimeoutError'));

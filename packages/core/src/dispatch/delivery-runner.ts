@@ -1,9 +1,9 @@
-import { forwardAbort } from '../adapter-kit/signals.js';
 import { DetachTimeoutError, ShutdownError } from '../errors.js';
 import type { HandlerCaller } from '../observe/handler-instrumentation.js';
 import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
 import type { OutcomeLedger } from '../runtime/outcome-ledger.js';
 import type { ConcurrencyStrategy } from '../strategies/strategy.js';
+import type { CancelSource } from '../util/cancellation.js';
 import type { Delivery } from './delivery.js';
 import { type InvokeExtras, invokeHandlers } from './invoke-handlers.js';
 
@@ -32,7 +32,7 @@ const NO_INSTRUMENTATION: RunnerInstrumentation = Object.freeze({
 export class DeliveryRunner {
   readonly #ledger: OutcomeLedger;
   readonly #detachTimeoutMs: number;
-  readonly #shutdownSignal: AbortSignal;
+  readonly #shutdownSignal: CancelSource;
   readonly #instrumentation: RunnerInstrumentation;
   #strategy: ConcurrencyStrategy | undefined;
   /** Deliveries inside the strategy (waiting, running, or releasing their lock). */
@@ -43,7 +43,7 @@ export class DeliveryRunner {
   constructor(
     ledger: OutcomeLedger,
     detachTimeoutMs: number,
-    shutdownSignal: AbortSignal,
+    shutdownSignal: CancelSource,
     instrumentation: RunnerInstrumentation = NO_INSTRUMENTATION,
   ) {
     this.#ledger = ledger;
@@ -89,15 +89,24 @@ export class DeliveryRunner {
     return result;
   };
 
-  /** Runs a deferred delivery; resolves (never rejects) with its outcome once its slot is free. */
+  /**
+   * Runs a deferred delivery; resolves (never rejects) with its outcome once its slot is free. One
+   * async frame and one timer (with a shared callback, no closure) per delivery in flight.
+   */
   async runDeferred(delivery: Delivery): Promise<FinishedDelivery> {
-    const timeoutMs = this.#detachTimeoutMs;
-    const timer = setTimeout(
-      () => delivery.controller.abort(new DetachTimeoutError(timeoutMs)),
-      timeoutMs,
-    );
+    if (!this.#strategy) throw new Error('DeliveryRunner used before its strategy was set');
+    const timer = setTimeout(abortDetached, this.#detachTimeoutMs, delivery, this.#detachTimeoutMs);
     timer.unref?.();
-    const result = await this.#runStrategy(delivery);
+    this.#live.add(delivery);
+    if (this.#graceOver) delivery.controller.abort(new ShutdownError());
+    let result: HandledResult;
+    try {
+      result = await this.#strategy.run(delivery);
+    } catch (error) {
+      result = { outcome: 'failed', error };
+    } finally {
+      this.#live.delete(delivery);
+    }
     clearTimeout(timer);
     delivery.slot?.release();
     return this.#ledger.settle(delivery, result);
@@ -106,7 +115,7 @@ export class DeliveryRunner {
   /** Runs a sync delivery; its handlers' signal also aborts with `signal`. Never rejects. */
   async runSync(delivery: Delivery, signal: AbortSignal | undefined): Promise<HandledResult> {
     this.#syncInFlight += 1;
-    const detach = signal ? forwardAbort(delivery.controller, [signal]) : () => {};
+    const detach = signal ? delivery.controller.follow([signal]) : undefined;
     try {
       const { outcome, response, error } = this.#ledger.settle(
         delivery,
@@ -118,7 +127,7 @@ export class DeliveryRunner {
         ...(error === undefined ? {} : { error }),
       };
     } finally {
-      detach();
+      detach?.();
       this.#syncInFlight -= 1;
     }
   }
@@ -164,4 +173,9 @@ export class DeliveryRunner {
       this.#live.delete(delivery);
     }
   }
+}
+
+/** The detach timeout of a deferred delivery (a shared timer callback: no closure per delivery). */
+function abortDetached(delivery: Delivery, timeoutMs: number): void {
+  delivery.controller.abort(new DetachTimeoutError(timeoutMs));
 }

@@ -4,6 +4,7 @@ import type { RtEvent } from '../event/event.js';
 import type { DispatchMode } from '../observe/observation.js';
 import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
 import type { Handler } from '../routing/handler.js';
+import { Cancellation } from '../util/cancellation.js';
 
 /**
  * How far one delivery got, written by the runtime only: shutdown decides with it which deliveries
@@ -28,7 +29,8 @@ export interface DeliveryProgress {
 /**
  * One accepted delivery on its way through a strategy. `controller` is its life: it aborts on
  * the detach timeout (deferred), at shutdown's grace deadline, or with the adapter's own signal
- * (sync). Strategies that park it also watch the runtime's shutdown signal.
+ * (sync). Strategies that park it also watch the runtime's shutdown signal. It is a lazy
+ * `Cancellation`: no `AbortSignal` exists unless a handler reads `ctx.signal`.
  */
 export interface Delivery {
   readonly event: RtEvent;
@@ -37,7 +39,7 @@ export interface Delivery {
   readonly mode: DispatchMode;
   /** Lock or coalescing scope key (adapter- and tenant-namespaced). */
   readonly scopeKey: string;
-  readonly controller: AbortController;
+  readonly controller: Cancellation;
   /** Epoch ms when dispatch accepted it. */
   readonly acceptedAt: number;
   /** Deferred only: the admission slot, released by the runtime after the strategy resolves. */
@@ -49,9 +51,15 @@ export interface Delivery {
 export function newDelivery(
   fields: Omit<Delivery, 'progress' | 'controller' | 'acceptedAt'>,
 ): Delivery {
+  // A literal, not a spread: one object shape for every delivery, fields in-object.
   return {
-    ...fields,
-    controller: new AbortController(),
+    event: fields.event,
+    handlers: fields.handlers,
+    adapter: fields.adapter,
+    mode: fields.mode,
+    scopeKey: fields.scopeKey,
+    slot: fields.slot,
+    controller: new Cancellation(),
     acceptedAt: Date.now(),
     progress: {
       handlerStartedAt: undefined,

@@ -1,11 +1,11 @@
-import type { Adapter, OutboundMessage } from '../adapter/adapter.js';
-import { forwardAbort } from '../adapter-kit/signals.js';
+import type { Adapter } from '../adapter/adapter.js';
 import { hasErrorCode } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandlerCaller } from '../observe/handler-instrumentation.js';
 import type { HandledResult, Outcome } from '../outcomes/outcome.js';
 import type { HandlerContext } from '../routing/handler.js';
+import { Cancellation, type CancelSource } from '../util/cancellation.js';
 import type { Delivery } from './delivery.js';
 
 /** What a strategy adds to the handler context. */
@@ -14,7 +14,7 @@ export interface InvokeExtras {
   readonly skipped?: readonly RtEvent[];
   readonly batch?: readonly RtEvent[];
   /** Further signals that end the handler's run (e.g. a burst batch's own controller). */
-  readonly signals?: readonly AbortSignal[];
+  readonly signals?: readonly CancelSource[];
   /** burst: every member delivery the run serves (the invoked delivery first); default itself. */
   readonly members?: readonly Delivery[];
 }
@@ -32,24 +32,30 @@ export function outcomeForAbort(reason: unknown): Outcome {
  * once the signal aborts no further handler starts, and the result is the abort's outcome
  * (`timed-out`, `preempted`, `shutdown`) however the running handler ended. Resolves only after
  * the last started handler's promise settled; never rejects. With `callHandler` (the observers'
- * `aroundHandler`s), each handler is called through it.
+ * `aroundHandler`s), each handler is called through it. The run's cancellation is lazy:
+ * `ctx.signal` becomes a real `AbortSignal` only when a handler (or `ctx.reply`) reads it.
  */
 export async function invokeHandlers(
   delivery: Delivery,
   extras: InvokeExtras = {},
   callHandler?: HandlerCaller,
 ): Promise<HandledResult> {
-  const controller = new AbortController();
-  const sources = [delivery.controller.signal, ...(extras.signals ?? [])];
-  if (extras.lock) sources.push(extras.lock.signal);
-  const detach = forwardAbort(controller, sources);
-  const ctx = makeContext(delivery.event, delivery.adapter, delivery, controller.signal, extras);
+  const controller = new Cancellation();
+  const detach =
+    extras.signals === undefined && extras.lock === undefined
+      ? controller.follow([delivery.controller])
+      : controller.follow([
+          delivery.controller,
+          ...(extras.signals ?? []),
+          extras.lock?.cancellation,
+        ]);
+  const ctx = new RunContext(delivery, controller, extras);
   let response: unknown;
   let error: unknown;
   let failed = false;
   try {
     for (const handler of delivery.handlers) {
-      if (controller.signal.aborted) break;
+      if (controller.aborted) break;
       try {
         const value = await (callHandler ? callHandler(handler, ctx) : handler(ctx));
         if (response === undefined && value !== undefined) response = value;
@@ -63,31 +69,46 @@ export async function invokeHandlers(
   } finally {
     detach();
   }
-  if (controller.signal.aborted) {
-    const reason: unknown = controller.signal.reason;
+  if (controller.aborted) {
+    const reason: unknown = controller.reason;
     return { outcome: outcomeForAbort(reason), error: reason };
   }
   return failed ? { outcome: 'failed', error } : { outcome: 'completed', response };
 }
 
-function makeContext(
-  event: RtEvent,
-  adapter: Adapter,
-  delivery: Delivery,
-  signal: AbortSignal,
-  extras: InvokeExtras,
-): HandlerContext {
-  return {
-    event,
-    signal,
-    mode: delivery.mode,
-    lock: extras.lock ? { key: extras.lock.key, fence: extras.lock.fence } : undefined,
-    skipped: extras.skipped ?? [],
-    batch: extras.batch ?? [event],
-    adapter,
-    reply: (message: string | OutboundMessage, options?: { readonly signal?: AbortSignal }) =>
+/** Shared by every context without skipped events (frozen: handlers cannot change it). */
+const NO_EVENTS: readonly RtEvent[] = Object.freeze([]);
+
+/**
+ * One handler run's context. `signal` is a prototype getter over the run's lazy cancellation (no
+ * closure or accessor per delivery); `reply` stays an own property so it can be destructured.
+ */
+class RunContext implements HandlerContext {
+  readonly event: RtEvent;
+  readonly mode: Delivery['mode'];
+  readonly lock: HandlerContext['lock'];
+  readonly skipped: readonly RtEvent[];
+  readonly batch: readonly RtEvent[];
+  readonly adapter: Adapter;
+  readonly reply: HandlerContext['reply'];
+  readonly #cancellation: Cancellation;
+
+  constructor(delivery: Delivery, cancellation: Cancellation, extras: InvokeExtras) {
+    const { event, adapter } = delivery;
+    this.event = event;
+    this.mode = delivery.mode;
+    this.lock = extras.lock ? { key: extras.lock.key, fence: extras.lock.fence } : undefined;
+    this.skipped = extras.skipped ?? NO_EVENTS;
+    this.batch = extras.batch ?? [event];
+    this.adapter = adapter;
+    this.#cancellation = cancellation;
+    this.reply = (message, options) =>
       adapter.reply(event, typeof message === 'string' ? { text: message } : message, {
-        signal: options?.signal ?? signal,
-      }),
-  };
+        signal: options?.signal ?? cancellation.signal,
+      });
+  }
+
+  get signal(): AbortSignal {
+    return this.#cancellation.signal;
+  }
 }

@@ -36,6 +36,8 @@ export interface PreludeHost {
   /** Counts a dispatch call (`received`) or an acceptance (`accepted`). */
   count(what: 'received' | 'accepted'): void;
   emit(observation: Observation): void;
+  /** True when anyone observes: observations on the accept path are built only then. */
+  observing(): boolean;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function runPrelude(
   if (host.closed()) reject(host, received, mode, 'shutdown');
   const { event, handlers } = route(host.router, received);
   if (handlers.length === 0) {
-    host.ledger.record(event, mode, { outcome: 'unrouted' }, event.receivedAt, false);
+    host.ledger.note(event, mode, { outcome: 'unrouted' }, event.receivedAt, false);
     return { status: 'unrouted' };
   }
   // Computed before anything is reserved or marked: a failing scope function refuses the event.
@@ -86,22 +88,24 @@ export async function runPrelude(
       event: eventRef(event),
       error,
     });
-    host.ledger.record(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, true);
+    host.ledger.note(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, true);
     throw new PreludeError(`could not mark event ${event.id}: the State failed`, { cause: error });
   }
   if (!marked) {
     slot?.release();
-    host.ledger.record(event, mode, { outcome: 'duplicate' }, event.receivedAt, true);
+    host.ledger.note(event, mode, { outcome: 'duplicate' }, event.receivedAt, true);
     return { status: 'duplicate' };
   }
   host.count('accepted');
-  host.emit({
-    type: 'dispatch_admitted',
-    at: Date.now(),
-    receivedAt: event.receivedAt,
-    event: eventRef(event),
-    mode,
-  });
+  if (host.observing()) {
+    host.emit({
+      type: 'dispatch_admitted',
+      at: Date.now(),
+      receivedAt: event.receivedAt,
+      event: eventRef(event),
+      mode,
+    });
+  }
   const delivery = newDelivery({ event, handlers, adapter, mode, scopeKey, slot });
   if (mode === 'deferred')
     return { status: 'accepted', settled: host.runner.runDeferred(delivery) };
@@ -130,17 +134,19 @@ function reject(
   mode: DispatchMode,
   reason: AdmissionRejectionReason,
 ): never {
-  host.emit({
-    type: 'admission_rejected',
-    at: Date.now(),
-    receivedAt: event.receivedAt,
-    event: eventRef(event),
-    adapter: event.adapter,
-    tenant: event.tenant,
-    reason,
-    mode,
-  });
-  host.ledger.record(event, mode, { outcome: 'admission-rejected' }, event.receivedAt, false);
+  if (host.observing()) {
+    host.emit({
+      type: 'admission_rejected',
+      at: Date.now(),
+      receivedAt: event.receivedAt,
+      event: eventRef(event),
+      adapter: event.adapter,
+      tenant: event.tenant,
+      reason,
+      mode,
+    });
+  }
+  host.ledger.note(event, mode, { outcome: 'admission-rejected' }, event.receivedAt, false);
   throw new AdmissionRejectedError(reason, event.adapter, event.tenant);
 }
 
@@ -163,7 +169,7 @@ function scopeKeyFor(host: PreludeHost, event: RtEvent, adapter: Adapter, mode: 
       event: eventRef(event),
       error,
     });
-    host.ledger.record(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, false);
+    host.ledger.note(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, false);
     throw error;
   }
 }

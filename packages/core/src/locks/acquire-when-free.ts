@@ -1,13 +1,18 @@
-import { abortable, delay } from '../adapter-kit/signals.js';
 import type { Observation } from '../observe/observation.js';
+import { abortableBy, Cancellation, type CancelSource, delayBy } from '../util/cancellation.js';
 import type { HeldLock, LockManager } from './lock-manager.js';
 
 /** How `acquireWhenFree` backs off while the lock is held elsewhere. */
 export interface LockWaitOptions {
   readonly initialMs: number;
   readonly maxMs: number;
-  /** Ends the wait: the promise rejects with its reason and nothing stays held. */
-  readonly signal: AbortSignal;
+  /**
+   * Ends the wait: the promise rejects with its reason and nothing stays held. A `Cancellation`
+   * or an `AbortSignal`.
+   */
+  readonly signal: CancelSource;
+  /** A second source that ends the wait the same way (the runtime's shutdown), if any. */
+  readonly also?: CancelSource;
   readonly observe: (observation: Observation) => void;
   /** Random source in [0, 1) for jitter; injectable for tests. */
   readonly random?: () => number;
@@ -22,21 +27,23 @@ async function attempt(
   key: string,
   options: LockWaitOptions,
 ): Promise<HeldLock | 'held' | 'state-error'> {
-  const { signal } = options;
+  const { signal, also } = options;
   signal.throwIfAborted();
+  also?.throwIfAborted();
   const pending = locks.tryAcquire(key);
   let lock: HeldLock | null;
   try {
-    lock = await abortable(pending, signal);
+    lock = await abortableBy(pending, signal, also);
   } catch (error) {
-    if (signal.aborted) {
+    const ended = signal.aborted ? signal : also?.aborted ? also : undefined;
+    if (ended !== undefined) {
       // Given up while the State still works on it: a lease granted late is released at once, and
       // nothing about this attempt is observed any more (the delivery has its outcome).
       pending.then(
         (late) => late?.release(),
         () => {},
       );
-      throw signal.reason;
+      throw ended.reason;
     }
     options.observe({ type: 'state_error', at: Date.now(), operation: 'acquireLock', key, error });
     return 'state-error';
@@ -66,7 +73,10 @@ export async function acquireWhenFree(
   for (;;) {
     const result = await attempt(locks, key, options);
     if (typeof result !== 'string') return result;
-    await locks.waitForRelease(key, jittered(backoff, random), options.signal);
+    // The slow path (the lock is busy): a real signal for the release waiters.
+    const { signal } = options;
+    const waitSignal = signal instanceof Cancellation ? signal.signal : signal;
+    await locks.waitForRelease(key, jittered(backoff, random), waitSignal);
     backoff = Math.min(backoff * 2, options.maxMs);
   }
 }
@@ -90,7 +100,7 @@ export async function tryAcquireThroughOutage(
     const result = await attempt(locks, key, options);
     if (result === 'held') return null;
     if (result !== 'state-error') return result;
-    await delay(jittered(backoff, random), options.signal);
+    await delayBy(jittered(backoff, random), options.signal, options.also);
     backoff = Math.min(backoff * 2, options.maxMs);
   }
 }

@@ -1,9 +1,9 @@
-import { PendingSet } from '../adapter-kit/pending-set.js';
 import { abortable } from '../adapter-kit/signals.js';
 import { PreemptedError } from '../errors.js';
 import type { Observation } from '../observe/observation.js';
 import { ReleaseWaiters } from '../state/release-waiters.js';
 import { hasLockWakeups, type Lease, type State } from '../state/state.js';
+import { Cancellation, type CancelSource } from '../util/cancellation.js';
 
 /**
  * A Thread Lock held by this runtime. While held it renews every third of the TTL. `signal`
@@ -15,6 +15,8 @@ export interface HeldLock {
   readonly fence: number;
   /** Aborts with `PreemptedError` on lease loss; never aborts otherwise. */
   readonly signal: AbortSignal;
+  /** The same as `signal`, without building an `AbortSignal`: what the runtime follows. */
+  readonly cancellation: CancelSource;
   /**
    * Stops renewal and releases the lease with its token (skipped when the lease is already lost,
    * so a successor's lock is never touched). Never rejects: a failed release is observed and the
@@ -34,8 +36,10 @@ export class LockManager {
   readonly #observe: (observation: Observation) => void;
   /** Not unref'd: a parked waiter is accepted work and keeps the process alive. */
   readonly #releaseWaiters = new ReleaseWaiters({ keepAlive: true });
-  /** Acquire and release calls to the State still in flight. */
-  readonly #io = new PendingSet();
+  /** Acquire and release calls to the State still in flight (a count: no promise per call). */
+  #ioInFlight = 0;
+  /** `ioSettled` waiters, woken when the count reaches 0. */
+  #ioWaiters: (() => void)[] = [];
 
   constructor(state: State, ttlMs: number, observe: (observation: Observation) => void) {
     this.#state = state;
@@ -49,22 +53,20 @@ export class LockManager {
    */
   async tryAcquire(key: string): Promise<HeldLock | null> {
     const requestedAt = Date.now();
-    const lease = await this.#io.track(this.#state.acquireLock(key, this.#ttlMs));
+    this.ioStarted();
+    let lease: Lease | null;
+    try {
+      lease = await this.#state.acquireLock(key, this.#ttlMs);
+    } finally {
+      this.ioEnded();
+    }
     if (lease === null) return null;
-    return new RenewedLock(
-      this.#state,
-      lease,
-      this.#ttlMs,
-      requestedAt,
-      this.#observe,
-      () => this.#notifyReleased(key),
-      (io) => this.#io.track(io),
-    );
+    return new RenewedLock(this, this.#state, lease, this.#ttlMs, requestedAt, this.#observe);
   }
 
   /** Acquire and release calls in flight now. */
   get ioInFlight(): number {
-    return this.#io.size;
+    return this.#ioInFlight;
   }
 
   /**
@@ -75,7 +77,8 @@ export class LockManager {
    * separately from handlers.
    */
   ioSettled(signal: AbortSignal): Promise<void> {
-    return abortable(this.#io.settled(), signal);
+    if (this.#ioInFlight === 0) return abortable(Promise.resolve(), signal);
+    return abortable(new Promise<void>((resolve) => this.#ioWaiters.push(resolve)), signal);
   }
 
   /**
@@ -106,36 +109,56 @@ export class LockManager {
     return this.#releaseWaiters.keys;
   }
 
-  #notifyReleased(key: string): void {
+  /** A State call of a lock (acquire, release) started: lock I/O in flight. */
+  ioStarted(): void {
+    this.#ioInFlight += 1;
+  }
+
+  /** A State call of a lock settled; the last one wakes `ioSettled` waiters. */
+  ioEnded(): void {
+    this.#ioInFlight -= 1;
+    if (this.#ioInFlight > 0) return;
+    const waiters = this.#ioWaiters;
+    this.#ioWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** Wakes this runtime's waiters for `key`: its lock was released here. */
+  notifyReleased(key: string): void {
     this.#releaseWaiters.wake(key);
   }
 }
 
+/** Timer callbacks shared by every lock (arguments, not closures, carry the lock). */
+function renewDue(lock: RenewedLock): void {
+  lock.renewDue();
+}
+function expiryDue(lock: RenewedLock): void {
+  lock.expiryDue();
+}
+
 /** A lease plus its renewal loop. Timers are re-armed `setTimeout`s, `unref()`ed. */
 class RenewedLock implements HeldLock {
+  readonly #manager: LockManager;
   readonly #state: State;
   readonly #lease: Lease;
   readonly #ttlMs: number;
   readonly #observe: (observation: Observation) => void;
-  readonly #controller = new AbortController();
+  readonly #controller = new Cancellation();
   #localExpiresAt: number;
   #renewTimer: ReturnType<typeof setTimeout> | undefined;
   #expiryTimer: ReturnType<typeof setTimeout> | undefined;
   #releasing: Promise<void> | undefined;
-  readonly #onReleased: () => void;
-  readonly #track: <T>(io: Promise<T>) => Promise<T>;
 
   constructor(
+    manager: LockManager,
     state: State,
     lease: Lease,
     ttlMs: number,
     requestedAt: number,
     observe: (observation: Observation) => void,
-    onReleased: () => void,
-    track: <T>(io: Promise<T>) => Promise<T>,
   ) {
-    this.#onReleased = onReleased;
-    this.#track = track;
+    this.#manager = manager;
     this.#state = state;
     this.#lease = lease;
     this.#ttlMs = ttlMs;
@@ -158,8 +181,12 @@ class RenewedLock implements HeldLock {
     return this.#controller.signal;
   }
 
+  get cancellation(): Cancellation {
+    return this.#controller;
+  }
+
   release(): Promise<void> {
-    this.#releasing ??= this.#track(this.#release());
+    this.#releasing ??= this.#release();
     return this.#releasing;
   }
 
@@ -170,10 +197,12 @@ class RenewedLock implements HeldLock {
    */
   async #release(): Promise<void> {
     this.#stopTimers();
-    if (this.#controller.signal.aborted) return;
+    if (this.#controller.aborted) return;
+    this.#manager.ioStarted();
+    let released = false;
     try {
       await this.#state.releaseLock(this.#lease);
-      this.#onReleased();
+      released = true;
     } catch (error) {
       this.#observe({
         type: 'state_error',
@@ -182,32 +211,42 @@ class RenewedLock implements HeldLock {
         key: this.#lease.key,
         error,
       });
+    } finally {
+      this.#manager.ioEnded();
     }
+    if (released) this.#manager.notifyReleased(this.#lease.key);
   }
 
   #armRenewal(): void {
-    this.#renewTimer = setTimeout(() => void this.#renew(), this.#ttlMs / 3);
+    this.#renewTimer = setTimeout(renewDue, this.#ttlMs / 3, this);
     this.#renewTimer.unref?.();
   }
 
   #armExpiry(): void {
     clearTimeout(this.#expiryTimer);
     const remaining = Math.max(0, this.#localExpiresAt - Date.now());
-    this.#expiryTimer = setTimeout(
-      () => this.#lose('lease expired before a renewal succeeded'),
-      remaining,
-    );
+    this.#expiryTimer = setTimeout(expiryDue, remaining, this);
     this.#expiryTimer.unref?.();
   }
 
+  /** The renewal timer fired. */
+  renewDue(): void {
+    void this.#renew();
+  }
+
+  /** The local expiry timer fired before a renewal succeeded. */
+  expiryDue(): void {
+    this.#lose('lease expired before a renewal succeeded');
+  }
+
   async #renew(): Promise<void> {
-    if (this.#releasing || this.#controller.signal.aborted) return;
+    if (this.#releasing || this.#controller.aborted) return;
     const requestedAt = Date.now();
     let renewed: boolean;
     try {
       renewed = await this.#state.renewLock(this.#lease, this.#ttlMs);
     } catch (error) {
-      if (this.#releasing || this.#controller.signal.aborted) return;
+      if (this.#releasing || this.#controller.aborted) return;
       this.#observe({
         type: 'state_error',
         at: Date.now(),
@@ -219,7 +258,7 @@ class RenewedLock implements HeldLock {
       this.#armRenewal();
       return;
     }
-    if (this.#releasing || this.#controller.signal.aborted) return;
+    if (this.#releasing || this.#controller.aborted) return;
     if (!renewed) {
       this.#lose('renewal refused: the lease is held by someone else or expired');
       return;
@@ -230,7 +269,7 @@ class RenewedLock implements HeldLock {
   }
 
   #lose(detail: string): void {
-    if (this.#releasing || this.#controller.signal.aborted) return;
+    if (this.#releasing || this.#controller.aborted) return;
     this.#stopTimers();
     const error = new PreemptedError(this.#lease.key, detail);
     this.#observe({

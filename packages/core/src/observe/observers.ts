@@ -18,6 +18,11 @@ export class ObserverSet {
     this.#onError = onError;
   }
 
+  /** True when there is at least one observer: callers build an observation only then. */
+  get active(): boolean {
+    return this.#observers.length > 0;
+  }
+
   /** Number of observer calls that threw or rejected so far. */
   get failures(): number {
     return this.#failures;

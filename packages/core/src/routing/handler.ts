@@ -16,7 +16,8 @@ export interface HandlerContext<Payload = unknown> {
    * Aborts when the handler must stop: `DetachTimeoutError` (deferred, past `detachTimeoutMs`),
    * `ShutdownError` (shutdown grace over), `PreemptedError` (lease lost), or the adapter's own
    * reason for sync dispatch. The runtime keeps the delivery's slot until the handler's promise
-   * settles, even after the abort: stop promptly.
+   * settles, even after the abort: stop promptly. A getter: the signal is built on first read
+   * (the same one on every read), so a handler that never reads it costs no `AbortSignal`.
    */
   readonly signal: AbortSignal;
   readonly mode: DispatchMode;

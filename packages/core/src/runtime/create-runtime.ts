@@ -16,6 +16,7 @@ import type { Pattern, Route } from '../routing/route.js';
 import { Router } from '../routing/router.js';
 import { createStrategy } from '../strategies/create-strategy.js';
 import type { ConcurrencyStrategy } from '../strategies/strategy.js';
+import { Cancellation } from '../util/cancellation.js';
 import type { CreateRuntimeOptions, ResolvedRuntimeOptions } from './options.js';
 import { OutcomeLedger } from './outcome-ledger.js';
 import type { Runtime, RuntimeStats, ShutdownOptions } from './runtime-types.js';
@@ -47,8 +48,12 @@ class RtRuntime implements Runtime {
   readonly #ledger: OutcomeLedger;
   readonly #runner: DeliveryRunner;
   readonly #prelude: PreludeHost;
-  /** Aborts when shutdown starts: parked work leaves at once. */
-  readonly #shutdownController = new AbortController();
+  /**
+   * Aborts when shutdown starts: parked work leaves at once. A `Cancellation`, so the listener
+   * each waiting delivery puts on it is a set entry, not `EventTarget` work; adapters' `start`
+   * gets its real `AbortSignal`.
+   */
+  readonly #shutdownController = new Cancellation();
   /** Set synchronously the moment shutdown starts: admission is closed from then on. */
   #closed = false;
   /** Set right before `shutdown_finished`: strategies' and locks' late observations are dropped. */
@@ -67,11 +72,12 @@ class RtRuntime implements Runtime {
     const observeWork = (observation: Observation) => {
       if (!this.#finished) this.#emit(observation);
     };
-    this.#ledger = new OutcomeLedger(emit);
+    const observing = () => this.#observers.active;
+    this.#ledger = new OutcomeLedger(emit, observing);
     this.#runner = new DeliveryRunner(
       this.#ledger,
       options.detachTimeoutMs,
-      this.#shutdownController.signal,
+      this.#shutdownController,
       {
         timeHandlers: options.observers.length > 0,
         callHandler: instrumentHandlers(options.observers, (error) =>
@@ -83,7 +89,7 @@ class RtRuntime implements Runtime {
     this.#strategy = createStrategy({
       locks: this.#locks,
       config: options.concurrency,
-      shutdownSignal: this.#shutdownController.signal,
+      shutdownSignal: this.#shutdownController,
       invoke: this.#runner.invoke,
       observe: observeWork,
     });
@@ -104,6 +110,7 @@ class RtRuntime implements Runtime {
         else this.#accepted += 1;
       },
       emit,
+      observing,
     };
     for (const adapter of options.adapters) this.use(adapter);
   }

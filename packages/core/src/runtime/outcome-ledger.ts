@@ -19,11 +19,14 @@ export class OutcomeLedger {
     OUTCOMES.map((outcome) => [outcome, 0]),
   ) as Record<Outcome, number>;
   readonly #emit: (observation: Observation) => void;
+  readonly #observing: () => boolean;
   #owed = 0;
   #drainWaiters: (() => void)[] = [];
 
-  constructor(emit: (observation: Observation) => void) {
+  /** `observing` says whether anyone observes: `dispatch_finished` is built only then. */
+  constructor(emit: (observation: Observation) => void, observing: () => boolean = () => true) {
     this.#emit = emit;
+    this.#observing = observing;
   }
 
   /** Deliveries admitted (past routing and admission) that have no terminal outcome yet. */
@@ -59,21 +62,37 @@ export class OutcomeLedger {
       event: eventRef(event),
       durationMs: Math.max(0, Date.now() - since),
     };
-    this.#emit({
-      type: 'dispatch_finished',
-      at: Date.now(),
-      receivedAt: event.receivedAt,
-      event: finished.event,
-      mode,
-      outcome: result.outcome,
-      durationMs: finished.durationMs,
-      handlerStartedAt: progress?.handlerStartedAt,
-      handlerMs: progress?.handlerMs,
-      ...(result.error === undefined ? {} : { error: result.error }),
-    });
+    if (this.#observing()) {
+      this.#emit({
+        type: 'dispatch_finished',
+        at: Date.now(),
+        receivedAt: event.receivedAt,
+        event: finished.event,
+        mode,
+        outcome: result.outcome,
+        durationMs: finished.durationMs,
+        handlerStartedAt: progress?.handlerStartedAt,
+        handlerMs: progress?.handlerMs,
+        ...(result.error === undefined ? {} : { error: result.error }),
+      });
+    }
     this.#counts[result.outcome] += 1;
     if (wasOpen) this.#close();
     return finished;
+  }
+
+  /**
+   * Like `record` for an outcome nobody awaits (refusals, duplicates, unrouted events): counts
+   * it and emits `dispatch_finished`, building nothing when nobody observes. The cheapest way to
+   * an outcome, which is what the rejection path takes.
+   */
+  note(event: RtEvent, mode: DispatchMode, result: HandledResult, since: number, wasOpen: boolean) {
+    if (this.#observing()) {
+      this.record(event, mode, result, since, wasOpen);
+      return;
+    }
+    this.#counts[result.outcome] += 1;
+    if (wasOpen) this.#close();
   }
 
   /**

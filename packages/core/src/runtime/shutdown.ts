@@ -14,7 +14,7 @@ export interface ShutdownHost {
   readonly ledger: OutcomeLedger;
   readonly locks: LockManager;
   /** Aborted at step 3: parked waiters, lines, open batches and lock retries leave at once. */
-  readonly controller: AbortController;
+  readonly controller: { abort(reason: unknown): void };
   emit(observation: Observation): void;
   /** Called right before `shutdown_finished`: from then on no observation about work is emitted. */
   finished(): void;

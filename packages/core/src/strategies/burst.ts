@@ -1,8 +1,8 @@
-import { forwardAbort } from '../adapter-kit/signals.js';
 import type { Delivery } from '../dispatch/delivery.js';
 import { outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import { acquireWhenFree } from '../locks/acquire-when-free.js';
 import type { HandledResult } from '../outcomes/outcome.js';
+import { Cancellation } from '../util/cancellation.js';
 import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
 
 /** One member of a batch: its delivery, how to settle it, and how to stop watching its signal. */
@@ -17,7 +17,7 @@ interface Batch {
   /** Members in arrival order; a member whose life ends before the handler starts is removed. */
   readonly members: Map<Delivery, Member>;
   /** Aborts at shutdown, or when the last member left: the batch then never runs. */
-  readonly controller: AbortController;
+  readonly controller: Cancellation;
   readonly unwatchShutdown: () => void;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Set when the handler starts or the batch ended without running. */
@@ -55,7 +55,7 @@ export class BurstStrategy implements ConcurrencyStrategy {
 
   run(delivery: Delivery): Promise<HandledResult> {
     return new Promise<HandledResult>((settle) => {
-      const own = delivery.controller.signal;
+      const own = delivery.controller;
       const ended = [this.#host.shutdownSignal, own].find((signal) => signal.aborted);
       if (ended) {
         settle({ outcome: outcomeForAbort(ended.reason), error: ended.reason });
@@ -63,29 +63,24 @@ export class BurstStrategy implements ConcurrencyStrategy {
       }
       const key = delivery.scopeKey;
       const batch = this.#open.get(key) ?? this.#openBatch(key);
-      const onAbort = () => this.#leave(key, batch, delivery);
-      own.addEventListener('abort', onAbort, { once: true });
-      batch.members.set(delivery, {
-        delivery,
-        settle,
-        unwatch: () => own.removeEventListener('abort', onAbort),
-      });
+      const unwatch = own.onAbort(() => this.#leave(key, batch, delivery));
+      batch.members.set(delivery, { delivery, settle, unwatch });
       this.#parked += 1;
       if (batch.members.size >= this.#host.config.maxBatch) this.#close(key, batch);
     });
   }
 
   #openBatch(key: string): Batch {
-    const controller = new AbortController();
+    const controller = new Cancellation();
     const batch: Batch = {
       members: new Map(),
       controller,
-      unwatchShutdown: forwardAbort(controller, [this.#host.shutdownSignal]),
+      unwatchShutdown: controller.follow([this.#host.shutdownSignal]),
       timer: undefined,
       settled: false,
     };
     // A batch that has not started ends for every member when shutdown starts.
-    controller.signal.addEventListener('abort', () => {
+    controller.onAbort(() => {
       if (this.#open.get(key) === batch) this.#open.delete(key);
       clearTimeout(batch.timer);
       this.#finish(batch, this.#abortResult(batch));
@@ -102,7 +97,7 @@ export class BurstStrategy implements ConcurrencyStrategy {
     if (batch.settled || !member) return;
     batch.members.delete(delivery);
     this.#parked -= 1;
-    const reason: unknown = delivery.controller.signal.reason;
+    const reason: unknown = delivery.controller.reason;
     member.settle({ outcome: outcomeForAbort(reason), error: reason });
     if (batch.members.size === 0) {
       if (this.#open.get(key) === batch) this.#open.delete(key);
@@ -133,7 +128,7 @@ export class BurstStrategy implements ConcurrencyStrategy {
       lock = await acquireWhenFree(this.#host.locks, key, {
         initialMs: this.#host.config.lockPollInitialMs,
         maxMs: this.#host.config.lockPollMaxMs,
-        signal: batch.controller.signal,
+        signal: batch.controller,
         observe: this.#host.observe,
       });
     } catch {
@@ -155,7 +150,7 @@ export class BurstStrategy implements ConcurrencyStrategy {
       result = await this.#host.invoke(first!.delivery, {
         lock,
         batch: members.map((member) => member.delivery.event),
-        signals: rest.map((member) => member.delivery.controller.signal),
+        signals: rest.map((member) => member.delivery.controller),
         members: members.map((member) => member.delivery),
       });
     } finally {
@@ -165,7 +160,7 @@ export class BurstStrategy implements ConcurrencyStrategy {
   }
 
   #abortResult(batch: Batch): HandledResult {
-    const reason: unknown = batch.controller.signal.reason;
+    const reason: unknown = batch.controller.reason;
     return { outcome: outcomeForAbort(reason), error: reason };
   }
 

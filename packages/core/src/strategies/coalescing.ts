@@ -1,10 +1,10 @@
-import { anySignal, delay } from '../adapter-kit/signals.js';
 import type { Delivery } from '../dispatch/delivery.js';
 import { outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import { eventRef, type RtEvent } from '../event/event.js';
 import { acquireWhenFree } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
+import { Cancellation, delayBy, listen } from '../util/cancellation.js';
 import type { StrategyHost } from './strategy.js';
 
 /** The delivery currently parked for a scope, with what it superseded. */
@@ -23,7 +23,7 @@ interface Entry {
   /** Epoch ms before which the survivor must not start (debounce window; 0 for queue). */
   quietUntil: number;
   /** Aborts when the entry has no survivor left, ending its wait loop. */
-  readonly controller: AbortController;
+  readonly controller: Cancellation;
 }
 
 /**
@@ -62,7 +62,7 @@ export class CoalescingEngine {
       const entry: Entry = {
         survivor: undefined,
         quietUntil: 0,
-        controller: new AbortController(),
+        controller: new Cancellation(),
       };
       this.#entries.set(key, entry);
       if (!this.#park(key, entry, delivery, [], settle)) return;
@@ -79,30 +79,35 @@ export class CoalescingEngine {
     settle: (result: HandledResult) => void,
   ): boolean {
     entry.quietUntil = this.#quietMs > 0 ? Date.now() + this.#quietMs : 0;
-    const life = anySignal([delivery.controller.signal, this.#host.shutdownSignal]);
-    if (life.signal.aborted) {
-      const reason: unknown = life.signal.reason;
-      life.dispose();
+    const shutdown = this.#host.shutdownSignal;
+    const ended = delivery.controller.aborted
+      ? delivery.controller
+      : shutdown.aborted
+        ? shutdown
+        : undefined;
+    if (ended !== undefined) {
+      const reason: unknown = ended.reason;
       settle({ outcome: outcomeForAbort(reason), error: reason });
       this.#empty(key, entry);
       return false;
     }
-    const onAbort = () => {
-      const reason: unknown = life.signal.reason;
+    const onAbort = (reason: unknown) => {
       if (entry.survivor?.delivery !== delivery) return;
       entry.survivor.detach();
       entry.survivor = undefined;
       settle({ outcome: outcomeForAbort(reason), error: reason });
       this.#empty(key, entry);
     };
-    life.signal.addEventListener('abort', onAbort, { once: true });
+    // Two listeners (its own life, the runtime's shutdown), no cancellation in between.
+    const stopOwn = delivery.controller.onAbort(onAbort);
+    const stopShutdown = listen(shutdown, onAbort);
     entry.survivor = {
       delivery,
       skipped,
       settle,
       detach: () => {
-        life.signal.removeEventListener('abort', onAbort);
-        life.dispose();
+        stopOwn();
+        stopShutdown();
       },
     };
     return true;
@@ -136,11 +141,11 @@ export class CoalescingEngine {
   }
 
   async #loop(key: string, entry: Entry): Promise<void> {
-    const signal = entry.controller.signal;
+    const signal = entry.controller;
     let lock: HeldLock | undefined;
     try {
       for (;;) {
-        await this.#quiet(entry);
+        if (this.#quietMs > 0) await this.#quiet(entry);
         lock = await acquireWhenFree(this.#host.locks, key, {
           initialMs: this.#host.config.lockPollInitialMs,
           maxMs: this.#host.config.lockPollMaxMs,
@@ -184,7 +189,7 @@ export class CoalescingEngine {
     for (;;) {
       const left = entry.quietUntil - Date.now();
       if (left <= 0) return;
-      await delay(left, entry.controller.signal);
+      await delayBy(left, entry.controller);
     }
   }
 }

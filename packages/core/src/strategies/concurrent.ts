@@ -1,13 +1,16 @@
-import { anySignal } from '../adapter-kit/signals.js';
 import type { Delivery } from '../dispatch/delivery.js';
 import { outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import type { HandledResult } from '../outcomes/outcome.js';
+import { Cancellation } from '../util/cancellation.js';
 import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
 
 interface Scope {
   running: number;
-  /** FIFO waiting line; Map keeps insertion order and deletes in O(1). */
-  readonly line: Map<Delivery, () => void>;
+  /**
+   * FIFO waiting line; Map keeps insertion order and deletes in O(1). Created when the first
+   * delivery has to wait: a scope nobody waits in costs no Map.
+   */
+  line: Map<Delivery, () => void> | undefined;
 }
 
 /**
@@ -36,10 +39,10 @@ export class ConcurrentStrategy implements ConcurrencyStrategy {
     const key = delivery.scopeKey;
     let scope = this.#scopes.get(key);
     if (!scope) {
-      scope = { running: 0, line: new Map() };
+      scope = { running: 0, line: undefined };
       this.#scopes.set(key, scope);
     }
-    if (scope.running >= max || scope.line.size > 0) {
+    if (scope.running >= max || (scope.line !== undefined && scope.line.size > 0)) {
       const left = await this.#wait(scope, delivery);
       if (left) {
         this.#collect(key, scope);
@@ -60,24 +63,26 @@ export class ConcurrentStrategy implements ConcurrencyStrategy {
   /** Waits for a running spot (resolves `undefined`) or leaves on abort (resolves the outcome). */
   #wait(scope: Scope, delivery: Delivery): Promise<HandledResult | undefined> {
     this.#parked += 1;
-    const life = anySignal([delivery.controller.signal, this.#host.shutdownSignal]);
+    const life = new Cancellation();
+    const detach = life.follow([delivery.controller, this.#host.shutdownSignal]);
     return new Promise<HandledResult | undefined>((resolve) => {
+      let stopListening: (() => void) | undefined;
       const finish = (result: HandledResult | undefined) => {
-        life.signal.removeEventListener('abort', onAbort);
-        life.dispose();
-        scope.line.delete(delivery);
+        stopListening?.();
+        detach();
+        scope.line?.delete(delivery);
         this.#parked -= 1;
         resolve(result);
       };
-      const onAbort = () => {
-        const reason: unknown = life.signal.reason;
+      const onAbort = (reason: unknown) => {
         finish({ outcome: outcomeForAbort(reason), error: reason });
       };
-      if (life.signal.aborted) {
-        onAbort();
+      if (life.aborted) {
+        onAbort(life.reason);
         return;
       }
-      life.signal.addEventListener('abort', onAbort, { once: true });
+      stopListening = life.onAbort(onAbort);
+      scope.line ??= new Map();
       scope.line.set(delivery, () => finish(undefined));
     });
   }
@@ -85,6 +90,7 @@ export class ConcurrentStrategy implements ConcurrencyStrategy {
   #handOver(scope: Scope): void {
     const max = this.#host.config.maxConcurrent ?? Number.POSITIVE_INFINITY;
     while (scope.running < max) {
+      if (scope.line === undefined) return;
       const next = scope.line.entries().next();
       if (next.done) return;
       const [, admit] = next.value;
@@ -94,7 +100,8 @@ export class ConcurrentStrategy implements ConcurrencyStrategy {
   }
 
   #collect(key: string, scope: Scope): void {
-    if (scope.running === 0 && scope.line.size === 0 && this.#scopes.get(key) === scope) {
+    const idle = scope.line === undefined || scope.line.size === 0;
+    if (scope.running === 0 && idle && this.#scopes.get(key) === scope) {
       this.#scopes.delete(key);
     }
   }

@@ -1,4 +1,3 @@
-import { anySignal } from '../adapter-kit/signals.js';
 import type { Delivery } from '../dispatch/delivery.js';
 import { type InvokeExtras, outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import { eventRef } from '../event/event.js';
@@ -48,19 +47,17 @@ export async function runLocked(
   extras: Omit<InvokeExtras, 'lock'> = {},
 ): Promise<HandledResult> {
   // Until the handler starts, shutdown ends the delivery at once (SPEC 7, step 3).
-  const acquiring = anySignal([delivery.controller.signal, host.shutdownSignal]);
   let lock: HeldLock | null;
   try {
     lock = await tryAcquireThroughOutage(host.locks, delivery.scopeKey, {
       initialMs: host.config.lockPollInitialMs,
       maxMs: host.config.lockPollMaxMs,
-      signal: acquiring.signal,
+      signal: delivery.controller,
+      also: host.shutdownSignal,
       observe: host.observe,
     });
   } catch (reason) {
     return { outcome: outcomeForAbort(reason), error: reason };
-  } finally {
-    acquiring.dispose();
   }
   if (lock === null) return onConflict();
   try {

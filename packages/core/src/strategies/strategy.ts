@@ -4,13 +4,17 @@ import type { LockManager } from '../locks/lock-manager.js';
 import type { Observation } from '../observe/observation.js';
 import type { HandledResult } from '../outcomes/outcome.js';
 import type { ResolvedConcurrency, StrategyName } from '../runtime/options.js';
+import type { CancelSource } from '../util/cancellation.js';
 
 /** What the runtime lends a strategy. */
 export interface StrategyHost {
   readonly locks: LockManager;
   readonly config: ResolvedConcurrency;
-  /** Aborts (reason `ShutdownError`) the moment shutdown starts: parked work must leave at once. */
-  readonly shutdownSignal: AbortSignal;
+  /**
+   * Aborts (reason `ShutdownError`) the moment shutdown starts: parked work must leave at once. The
+   * runtime's is a `Cancellation` (a listener per waiting delivery costs no `EventTarget` work).
+   */
+  readonly shutdownSignal: CancelSource;
   /** Runs the delivery's handlers; see `invokeHandlers`. */
   invoke(delivery: Delivery, extras?: InvokeExtras): Promise<HandledResult>;
   observe(observation: Observation): void;

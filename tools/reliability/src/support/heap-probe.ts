@@ -1,10 +1,9 @@
 /**
  * Prints, as one JSON line, the heap figures of a flood of `argv[2]` unique events against a
- * bound of `argv[3]`, whose handlers never finish on their own (`measureFlood` of the benchmark
- * package, reused). Run in a fresh process with `--expose-gc` so each figure is measured after
+ * bound of `argv[3]`, whose handlers never finish on their own (`measureFlood`, beside this file). Run in a fresh process with `--expose-gc` so each figure is measured after
  * a full collection and no earlier test's garbage is counted.
  */
-import { measureFlood } from '../../../bench/src/flood-memory.js';
+import { measureFlood } from './measure-flood.js';
 
 const sent = Number(process.argv[2]);
 const maxDetached = Number(process.argv[3]);

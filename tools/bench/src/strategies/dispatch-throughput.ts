@@ -2,6 +2,9 @@ import { createRuntime, type StrategyName } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { createTestAdapter } from '@rt/testing';
 
+/** Deliveries sent at once: the default admission bound. */
+const WAVE = 1024;
+
 /** One measured run of `dispatch` with a no-op handler. */
 export interface ThroughputResult {
   readonly strategy: StrategyName;
@@ -23,7 +26,7 @@ export async function measureThroughput(
 ): Promise<ThroughputResult> {
   const state = createMemoryState();
   const adapter = createTestAdapter();
-  const maxDetached = 1024;
+  const maxDetached = WAVE;
   const runtime = createRuntime({
     state,
     adapters: [adapter],
@@ -49,4 +52,18 @@ export async function measureThroughput(
     perSecond: Math.round(count / seconds),
     completed: runtime.stats().outcomes.completed,
   };
+}
+
+/**
+ * The baseline of `measureThroughput`: the same waves of a plain `async` call of a no-op handler.
+ * Resolves microseconds per call.
+ */
+export async function measurePlainCalls(count: number): Promise<number> {
+  const handler = async (_event: { thread: string }) => {};
+  const started = performance.now();
+  for (let sent = 0; sent < count; sent += WAVE) {
+    const wave = Math.min(WAVE, count - sent);
+    await Promise.all(Array.from({ length: wave }, (_, i) => handler({ thread: `t${sent + i}` })));
+  }
+  return ((performance.now() - started) * 1000) / count;
 }

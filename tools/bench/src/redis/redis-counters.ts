@@ -3,8 +3,9 @@
  * nothing is pipelined across operations) and commands the server runs (`INFO commandstats`,
  * commands inside scripts included).
  */
+
+import type { RedisClient } from '@rt/state-redis';
 import type { Redis } from 'ioredis';
-import type { RedisClient } from '../src/index.js';
 
 /** Calls per command name, e.g. `{ set: 1, evalsha: 2 }`. */
 export type CommandCounts = Readonly<Record<string, number>>;

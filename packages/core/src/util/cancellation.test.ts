@@ -1,0 +1,144 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { abortableBy, Cancellation, delayBy } from './cancellation.js';
+
+describe('Cancellation', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('aborts once, calling its listeners with the reason in order, and ignores later aborts', () => {
+    const cancel = new Cancellation();
+    const calls: unknown[] = [];
+    cancel.onAbort((reason) => calls.push(['a', reason]));
+    cancel.onAbort((reason) => calls.push(['b', reason]));
+    cancel.abort('first');
+    cancel.abort('second');
+    expect(cancel.aborted).toBe(true);
+    expect(cancel.reason).toBe('first');
+    expect(calls).toEqual([
+      ['a', 'first'],
+      ['b', 'first'],
+    ]);
+  });
+
+  it('aborts with an AbortError DOMException when given no reason', () => {
+    const cancel = new Cancellation();
+    cancel.abort();
+    expect(cancel.reason).toMatchObject({ name: 'AbortError' });
+  });
+
+  it('never calls a listener that was removed', () => {
+    const cancel = new Cancellation();
+    const listener = vi.fn();
+    const remove = cancel.onAbort(listener);
+    remove();
+    cancel.abort('x');
+    expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('removes any listener in constant time, keeping the order of the others', () => {
+    const cancel = new Cancellation();
+    const calls: string[] = [];
+    const removers = ['a', 'b', 'c', 'd'].map((name) => cancel.onAbort(() => calls.push(name)));
+    removers[1]!();
+    removers[3]!();
+    removers[3]!();
+    expect(cancel.listenerCount).toBe(2);
+    cancel.abort('x');
+    expect(calls).toEqual(['a', 'c']);
+    expect(cancel.listenerCount).toBe(0);
+    removers[0]!();
+    expect(cancel.listenerCount).toBe(0);
+  });
+
+  it('builds its AbortSignal only on first read, then mirrors the abort', () => {
+    const early = new Cancellation();
+    const signal = early.signal;
+    expect(early.signal).toBe(signal);
+    expect(signal.aborted).toBe(false);
+    early.abort('gone');
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe('gone');
+    const late = new Cancellation();
+    late.abort('already');
+    expect(late.signal.reason).toBe('already');
+  });
+
+  it('follows cancellations and signals, and detaches from all of them', () => {
+    const parent = new Cancellation();
+    const controller = new AbortController();
+    const child = new Cancellation();
+    const detach = child.follow([parent, undefined, controller.signal]);
+    controller.abort('from the signal');
+    expect(child.reason).toBe('from the signal');
+    const other = new Cancellation();
+    const detachOther = other.follow([parent]);
+    expect(parent.listenerCount).toBe(2);
+    detachOther();
+    expect(parent.listenerCount).toBe(1);
+    parent.abort('late');
+    expect(other.aborted).toBe(false);
+    detach();
+  });
+
+  it('aborts at once when following a source that already aborted', () => {
+    const parent = new Cancellation();
+    parent.abort('done');
+    const child = new Cancellation();
+    child.follow([parent]);
+    expect(child.reason).toBe('done');
+  });
+
+  it('throws its reason from throwIfAborted once aborted', () => {
+    const cancel = new Cancellation();
+    expect(() => cancel.throwIfAborted()).not.toThrow();
+    cancel.abort(new Error('stop'));
+    expect(() => cancel.throwIfAborted()).toThrow('stop');
+  });
+});
+
+describe('abortableBy and delayBy', () => {
+  it('rejects with the reason when the cancellation aborts first, and swallows the late rejection', async () => {
+    const cancel = new Cancellation();
+    let fail!: (error: unknown) => void;
+    const work = new Promise((_, reject) => {
+      fail = reject;
+    });
+    const waiting = abortableBy(work, cancel);
+    cancel.abort('stop');
+    await expect(waiting).rejects.toBe('stop');
+    fail(new Error('late'));
+  });
+
+  it('settles like the promise otherwise, removing its listener', async () => {
+    const cancel = new Cancellation();
+    await expect(abortableBy(Promise.resolve(7), cancel)).resolves.toBe(7);
+    const signal = cancel.signal;
+    cancel.abort('after');
+    expect(signal.aborted).toBe(true);
+  });
+
+  it('ends the wait on either of two sources, detaching from both', async () => {
+    const own = new Cancellation();
+    const shutdown = new Cancellation();
+    const waiting = abortableBy(new Promise(() => {}), own, shutdown);
+    expect(shutdown.listenerCount).toBe(1);
+    shutdown.abort('shutdown');
+    await expect(waiting).rejects.toBe('shutdown');
+    expect(own.listenerCount).toBe(0);
+    await expect(abortableBy(Promise.resolve(1), own, new Cancellation())).resolves.toBe(1);
+    expect(own.listenerCount).toBe(0);
+  });
+
+  it('delays, or rejects at the abort with the timer cleared', async () => {
+    vi.useFakeTimers();
+    const cancel = new Cancellation();
+    const waited = delayBy(100, cancel);
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(waited).resolves.toBeUndefined();
+    const aborted = delayBy(100, cancel);
+    cancel.abort('stop');
+    await expect(aborted).rejects.toBe('stop');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

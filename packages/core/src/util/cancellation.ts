@@ -1,0 +1,242 @@
+/**
+ * A lazy cancellation: what a delivery, a lock wait or a handler run uses instead of an
+ * `AbortController` of its own. Aborting it, listening to it and following other cancellations
+ * are plain fields and one array, no `EventTarget`; a real `AbortSignal` is built only when
+ * someone asks for `signal` (a handler reading `ctx.signal`, an outbound call), and from then on
+ * aborts with the same reason at the same moment. Almost no delivery is ever cancelled, so almost
+ * none ever builds one.
+ */
+
+/** Something that can end work: a `Cancellation` or a platform `AbortSignal`. */
+export type CancelSource = Cancellation | AbortSignal;
+
+/** One registered listener: a node of its cancellation's doubly linked list (O(1) removal). */
+class ListenerNode {
+  prev: ListenerNode | undefined;
+  next: ListenerNode | undefined;
+  owner: Cancellation | undefined;
+  constructor(
+    readonly listener: (reason: unknown) => void,
+    owner: Cancellation,
+  ) {
+    this.owner = owner;
+  }
+}
+
+/** A one-shot cancellation with listeners; see the module comment. */
+export class Cancellation {
+  #aborted = false;
+  #reason: unknown;
+  #controller: AbortController | undefined;
+  #head: ListenerNode | undefined;
+  #tail: ListenerNode | undefined;
+  #count = 0;
+
+  /** True once `abort` was called (or a followed source aborted). */
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  /** The reason it aborted with; `undefined` before. */
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  /**
+   * A real `AbortSignal` mirroring this cancellation (the same one on every read), built on first
+   * read: already aborted with the reason when the cancellation has aborted.
+   */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /**
+   * Aborts with `reason` (a `DOMException` `AbortError` when omitted, like `AbortController`):
+   * listeners run once, in registration order, and a built signal aborts. Later calls do nothing.
+   */
+  abort(reason?: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason =
+      reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
+    let node = this.#head;
+    this.#head = undefined;
+    this.#tail = undefined;
+    this.#count = 0;
+    while (node !== undefined) {
+      const next = node.next;
+      node.owner = undefined;
+      node.prev = undefined;
+      node.next = undefined;
+      node.listener(this.#reason);
+      node = next;
+    }
+    this.#controller?.abort(this.#reason);
+  }
+
+  /** Throws the reason when aborted (like `AbortSignal.throwIfAborted`). */
+  throwIfAborted(): void {
+    if (this.#aborted) throw this.#reason;
+  }
+
+  /**
+   * Calls `listener` with the reason when this aborts (never when already aborted: check
+   * `aborted` first). Returns the function that removes it; call it when the work is done.
+   */
+  onAbort(listener: (reason: unknown) => void): () => void {
+    if (this.#aborted) return noop;
+    const node = this.#add(listener);
+    return () => this.#remove(node);
+  }
+
+  /** Listeners registered and not removed (for tests proving cleanup). */
+  get listenerCount(): number {
+    return this.#count;
+  }
+
+  #add(listener: (reason: unknown) => void): ListenerNode {
+    const node = new ListenerNode(listener, this);
+    if (this.#tail === undefined) this.#head = node;
+    else {
+      this.#tail.next = node;
+      node.prev = this.#tail;
+    }
+    this.#tail = node;
+    this.#count += 1;
+    return node;
+  }
+
+  #remove(node: ListenerNode): void {
+    if (node.owner !== this) return;
+    node.owner = undefined;
+    if (node.prev === undefined) this.#head = node.next;
+    else node.prev.next = node.next;
+    if (node.next === undefined) this.#tail = node.prev;
+    else node.next.prev = node.prev;
+    node.prev = undefined;
+    node.next = undefined;
+    this.#count -= 1;
+  }
+
+  /**
+   * Aborts this with the reason of the first of `sources` to abort (`undefined` entries skipped;
+   * at once when one already has). Returns the function that detaches from every source; call it
+   * when the work is done. A followed `AbortSignal` gets one listener, removed by the detacher.
+   */
+  follow(sources: readonly (CancelSource | undefined)[]): () => void {
+    const forward = (reason: unknown) => this.abort(reason);
+    // Listener nodes on followed cancellations, removers of listeners on platform signals.
+    const attached: (ListenerNode | (() => void))[] = [];
+    for (const source of sources) {
+      if (source === undefined) continue;
+      if (source.aborted) {
+        this.abort(source.reason);
+        break;
+      }
+      attached.push(
+        source instanceof Cancellation ? source.#add(forward) : listen(source, forward),
+      );
+    }
+    if (attached.length === 0) return noop;
+    const detachAll = () => {
+      for (const entry of attached) {
+        if (!(entry instanceof ListenerNode)) entry();
+        else if (entry.owner !== undefined) entry.owner.#remove(entry);
+      }
+      attached.length = 0;
+    };
+    if (this.#aborted) {
+      detachAll();
+      return noop;
+    }
+    return detachAll;
+  }
+}
+
+function noop(): void {}
+
+/** Calls `listener` once `source` aborts; returns the remover. Not called when already aborted. */
+export function listen(source: CancelSource, listener: (reason: unknown) => void): () => void {
+  if (source instanceof Cancellation) return source.onAbort(listener);
+  if (source.aborted) return noop;
+  const onAbort = () => listener(source.reason);
+  source.addEventListener('abort', onAbort, { once: true });
+  return () => source.removeEventListener('abort', onAbort);
+}
+
+/** The first of `source` and `also` that has aborted, if any. */
+function abortedOf(source: CancelSource, also: CancelSource | undefined): CancelSource | undefined {
+  if (source.aborted) return source;
+  return also?.aborted ? also : undefined;
+}
+
+/**
+ * Settles like `promise`, or rejects with the reason of `source` (or of `also`, a second source
+ * that ends the wait too) as soon as one aborts (at once when one already has). The listeners are
+ * removed as soon as either side settles or aborts. Not cancelled: the work behind `promise`, whose late rejection
+ * is swallowed here.
+ */
+export function abortableBy<T>(
+  promise: PromiseLike<T>,
+  source: CancelSource,
+  also?: CancelSource,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const ended = abortedOf(source, also);
+    if (ended !== undefined) {
+      Promise.resolve(promise).then(undefined, noop);
+      reject(ended.reason);
+      return;
+    }
+    const onAbort = (reason: unknown) => {
+      detach();
+      detachAlso();
+      reject(reason);
+    };
+    const detach = listen(source, onAbort);
+    const detachAlso = also === undefined ? noop : listen(also, onAbort);
+    Promise.resolve(promise).then(
+      (value) => {
+        detach();
+        detachAlso();
+        resolve(value);
+      },
+      (error: unknown) => {
+        detach();
+        detachAlso();
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Resolves after `ms`, or rejects with the reason of `source` (or of `also`) when one aborts
+ * first. The timer and the listeners are removed either way.
+ */
+export function delayBy(ms: number, source: CancelSource, also?: CancelSource): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ended = abortedOf(source, also);
+    if (ended !== undefined) {
+      reject(ended.reason);
+      return;
+    }
+    const onAbort = (reason: unknown) => {
+      clearTimeout(timer);
+      detach();
+      detachAlso();
+      reject(reason);
+    };
+    const detach = listen(source, onAbort);
+    const detachAlso = also === undefined ? noop : listen(also, onAbort);
+    const timer = setTimeout(() => {
+      detach();
+      detachAlso();
+      resolve();
+    }, ms);
+  });
+}

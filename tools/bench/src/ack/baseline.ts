@@ -1,0 +1,57 @@
+/**
+ * The baseline every HTTP figure is a ratio to: plain `node:http` doing the least a correct Slack
+ * endpoint must (read the body into one Buffer with a size limit, verify the signature, parse
+ * the JSON, answer 200). `hold` also keeps each parsed payload and a timer for `holdMs`, like a
+ * minimal server holding every delivery in flight.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const LIMIT = 1024 * 1024;
+
+/** The baseline listener; `hold` retains each parsed payload for `holdMs`. */
+export function baselineListener(
+  secret: string,
+  hold?: { holdMs: number; held: Set<unknown> },
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= LIMIT) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (size > LIMIT) {
+        res.writeHead(413).end();
+        return;
+      }
+      const body = Buffer.concat(chunks, size).toString('utf8');
+      const timestamp = req.headers['x-slack-request-timestamp'];
+      const signature = req.headers['x-slack-signature'];
+      if (typeof timestamp !== 'string' || typeof signature !== 'string') {
+        res.writeHead(401).end();
+        return;
+      }
+      const expected = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest();
+      const given = Buffer.from(signature.slice(3), 'hex');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        res.writeHead(401).end();
+        return;
+      }
+      let payload: unknown;
+      try {
+        payload = JSON.parse(body);
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      if (hold !== undefined) {
+        const entry = { payload, timer: undefined as NodeJS.Timeout | undefined };
+        entry.timer = setTimeout(() => hold.held.delete(entry), hold.holdMs);
+        hold.held.add(entry);
+      }
+      res.writeHead(200).end();
+    });
+  };
+}
