@@ -4,7 +4,8 @@
  * never cut short:
  *
  *   <prefix>{<installation>}:mark:<key>  dedupe mark of an rt key `<kind>:<adapter>:<tenant>:<id>`
- *                                        (the tag is its `<adapter>:<tenant>`), value "1",
+ *                                        (the tag is its `<adapter>:<tenant>`), value: the
+ *                                        mark write's random token,
  *                                        expires after the mark's TTL
  *   <prefix>{<key>}:mark                 dedupe mark of any other key, likewise
  *   <prefix>{<key>}:lock                 lock holder's token, expires with the lease

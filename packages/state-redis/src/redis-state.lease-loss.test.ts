@@ -81,7 +81,9 @@ describe('redis state when a lease is lost under its holder', () => {
     const name = key('layout');
     await holder.markEvent(name, 60_000);
     const lease = await holder.acquireLock(name, 60_000);
-    expect(await admin.get(layout.markKey(name))).toBe('1');
+    const mark = await admin.get(layout.markKey(name));
+    expect(mark).toMatch(/^[0-9a-f-]{36}$/);
+    expect(mark).not.toBe(lease!.token);
     expect(await admin.get(layout.lockKey(name))).toBe(lease!.token);
     expect(Number(await admin.get(layout.fenceKey(name)))).toBe(lease!.fence);
   });

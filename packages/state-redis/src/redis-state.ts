@@ -12,8 +12,10 @@ import {
   assertTtlMs,
   ReleaseWaiters,
   StateClosedError,
+  StateUnavailableError,
 } from '@rt/core';
 import { type Connection, openConnection, type RedisClient } from './connection.js';
+import { InDoubtMarks } from './in-doubt-marks.js';
 import { type KeyLayout, keyLayout } from './key-layout.js';
 import {
   type RedisStateOptions,
@@ -21,7 +23,13 @@ import {
   resolveRedisStateOptions,
 } from './options.js';
 import { ReleaseSubscriber } from './release-subscriber.js';
-import { acquireScript, markEventsScript, releaseScript, renewScript } from './scripts/scripts.js';
+import {
+  acquireScript,
+  forgetMarksScript,
+  markEventsScript,
+  releaseScript,
+  renewScript,
+} from './scripts/scripts.js';
 
 /** A Redis `State` with the `LockWakeups` and `MultiKeyMark` capabilities. */
 export interface RedisState extends State, LockWakeups, MultiKeyMark {
@@ -39,10 +47,17 @@ export interface RedisState extends State, LockWakeups, MultiKeyMark {
  * client is never used, connected or quit by the State). `waitForRelease` opens one more
  * connection (pub/sub) on first use.
  *
- * - `markEvent`: `SET <mark key> 1 NX PX ttl` (see `keyLayout`: an rt key's mark is tagged by its
- *   installation, `<prefix>{<adapter>:<tenant>}:mark:<key>`).
+ * - `markEvent`: `SET <mark key> <token> NX PX ttl`, a fresh `crypto.randomUUID()` token per
+ *   mark (see `keyLayout`: an rt key's mark is tagged by its installation,
+ *   `<prefix>{<adapter>:<tenant>}:mark:<key>`).
  * - `markEvents`: `mark-events.lua` over the same mark keys, all or nothing. The keys of one call
  *   name one installation (`assertMarkKeys`), so they share a Cluster slot.
+ * - A mark whose reply is lost (timeout, dropped connection) rejects with `StateUnavailableError`
+ *   and is remembered as in doubt (keys, token; bounded, until its TTL). A later mark of such a
+ *   key runs `mark-events.lua` accepting that token as free, so the platform's retry on this
+ *   instance is a first mark, not a duplicate; and a compensator (`forget-marks.lua`, sent right
+ *   behind the failed mark, then after each successful mark and on reconnect until it succeeded)
+ *   deletes the marks still holding the token, so a retry on another instance is a first mark. See the README, "Lost mark replies".
  * - `acquireLock`: `acquire.lua`, token from `crypto.randomUUID()`, fence strictly increasing per
  *   key (see `fenceRetentionMs`). `expiresAt` is measured from just before the command was sent, so
  *   it never overstates the lease.
@@ -61,7 +76,13 @@ export interface RedisState extends State, LockWakeups, MultiKeyMark {
 export function createRedisState(options: RedisStateOptions): RedisState {
   const resolved = resolveRedisStateOptions(options);
   // Read the scripts now, so a broken build fails at construction rather than on first use.
-  for (const script of [acquireScript, renewScript, releaseScript, markEventsScript]) {
+  for (const script of [
+    acquireScript,
+    renewScript,
+    releaseScript,
+    markEventsScript,
+    forgetMarksScript,
+  ]) {
     void script.sha;
   }
   return new RedisStateImpl(resolved, openConnection(resolved));
@@ -73,6 +94,9 @@ class RedisStateImpl implements RedisState {
   readonly #keys: KeyLayout;
   readonly #waiters = new ReleaseWaiters();
   readonly #subscriber: ReleaseSubscriber;
+  readonly #inDoubt = new InDoubtMarks();
+  #compensating = false;
+  #compensateAgain = false;
   #closing: Promise<void> | undefined;
 
   constructor(options: ResolvedRedisStateOptions, connection: Connection) {
@@ -84,6 +108,7 @@ class RedisStateImpl implements RedisState {
       this.#keys.releaseChannel,
       this.#waiters,
     );
+    connection.client.on('ready', () => this.#compensate());
   }
 
   get client(): RedisClient {
@@ -93,29 +118,101 @@ class RedisStateImpl implements RedisState {
   async markEvent(key: string, ttlMs: number): Promise<boolean> {
     assertKey(key);
     assertTtlMs(ttlMs);
-    const reply = await this.#connection.run('markEvent', (client) =>
-      client.set(this.#keys.markKey(key), '1', 'PX', ttlMs, 'NX'),
-    );
-    return reply === 'OK';
+    return await this.#mark([this.#keys.markKey(key)], ttlMs, 'markEvent');
   }
 
   /**
    * `mark-events.lua`: `true` after marking every key, `false` (nothing written) when any is
    * alive. A failure rejects with `StateUnavailableError`; as for `markEvent`, the script is
    * never queued or re-sent, and one that reached the server before the failure may have run
-   * there, marking every key or none.
+   * there, marking every key or none: that write is then in doubt (see `createRedisState`).
    */
   async markEvents(keys: readonly string[], ttlMs: number): Promise<boolean> {
     assertMarkKeys(keys);
     assertTtlMs(ttlMs);
-    const reply = await this.#connection.run('markEvents', (client) =>
-      markEventsScript.run(
-        client,
-        keys.map((key) => this.#keys.markKey(key)),
-        [ttlMs],
-      ),
+    return await this.#mark(
+      keys.map((key) => this.#keys.markKey(key)),
+      ttlMs,
+      'markEvents',
     );
-    return reply === 1;
+  }
+
+  /**
+   * Marks `markKeys` with a fresh token: `SET NX` for a `markEvent` whose key is not in doubt,
+   * else `mark-events.lua` accepting the in-doubt tokens of those keys. A definite answer settles
+   * the keys' doubts; a `StateUnavailableError` after the command was handed to the client makes
+   * this write in doubt (one that failed before, waiting for a connection, wrote nothing).
+   */
+  async #mark(
+    markKeys: readonly string[],
+    ttlMs: number,
+    operation: 'markEvent' | 'markEvents',
+  ): Promise<boolean> {
+    const token = randomUUID();
+    const doubtTokens = this.#inDoubt.tokensFor(markKeys, Date.now());
+    let sent = false;
+    let marked: boolean;
+    try {
+      if (operation === 'markEvent' && doubtTokens.length === 0) {
+        const reply = await this.#connection.run(operation, (client) => {
+          sent = true;
+          return client.set(markKeys[0]!, token, 'PX', ttlMs, 'NX');
+        });
+        marked = reply === 'OK';
+      } else {
+        const reply = await this.#connection.run(operation, (client) => {
+          sent = true;
+          return markEventsScript.run(client, markKeys, [ttlMs, token, ...doubtTokens]);
+        });
+        marked = reply === 1;
+      }
+    } catch (error) {
+      if (sent && error instanceof StateUnavailableError) {
+        this.#inDoubt.add(markKeys, token, ttlMs, Date.now());
+        this.#compensate();
+      }
+      throw error;
+    }
+    if (doubtTokens.length > 0) this.#inDoubt.settle(markKeys);
+    this.#compensate();
+    return marked;
+  }
+
+  /**
+   * Deletes, one script per in-doubt write, the marks that still hold its token, oldest first.
+   * One run at a time; stops at the first failure (the next successful mark or reconnect starts
+   * it again). An entry stays known after compensation until its TTL, so a late-running lost
+   * write is still recognised as our own by a later mark on this State.
+   */
+  #compensate(): void {
+    if (this.#closing !== undefined) return;
+    if (this.#compensating) {
+      this.#compensateAgain = true;
+      return;
+    }
+    const pending = this.#inDoubt.uncompensated(Date.now());
+    if (pending.length === 0) return;
+    this.#compensating = true;
+    void (async () => {
+      try {
+        for (const entry of pending) {
+          if (this.#closing !== undefined) return;
+          await this.#connection.run('forgetMarks', (client) =>
+            forgetMarksScript.run(client, entry.keys, [entry.token]),
+          );
+          entry.compensated = true;
+        }
+      } catch {
+        // Unavailable or closed: the next successful mark or `ready` tries again.
+        this.#compensateAgain = false;
+      } finally {
+        this.#compensating = false;
+      }
+      if (this.#compensateAgain) {
+        this.#compensateAgain = false;
+        this.#compensate();
+      }
+    })();
   }
 
   async acquireLock(key: string, ttlMs: number): Promise<Lease | null> {

@@ -75,8 +75,10 @@ describe('Lua scripts', () => {
         installationMarkKey('message', 'scripts', tenant, id),
       ) as [string, string, string];
       expect(await state.markEvents([a, b], 60_000)).toBe(true);
+      const token = await admin.get(layout.markKey(a));
+      expect(token).toMatch(/^[0-9a-f-]{36}$/);
       for (const name of [a, b]) {
-        expect(await admin.get(layout.markKey(name))).toBe('1');
+        expect(await admin.get(layout.markKey(name))).toBe(token);
         const pttl = await admin.pttl(layout.markKey(name));
         expect(pttl).toBeGreaterThan(0);
         expect(pttl).toBeLessThanOrEqual(60_000);

@@ -12,3 +12,5 @@ export const renewScript = new LuaScript(new URL('./renew.lua', import.meta.url)
 export const releaseScript = new LuaScript(new URL('./release.lua', import.meta.url));
 /** `mark-events.lua`: mark several keys of one delivery, all or nothing. */
 export const markEventsScript = new LuaScript(new URL('./mark-events.lua', import.meta.url));
+/** `forget-marks.lua`: delete a lost write's marks that still hold its token. */
+export const forgetMarksScript = new LuaScript(new URL('./forget-marks.lua', import.meta.url));
