@@ -81,14 +81,7 @@ export async function runPrelude(
     if (ttlMs > 0) marked = await markIdentities(host, event, ttlMs);
   } catch (error) {
     slot?.release();
-    host.emit({
-      type: 'prelude_error',
-      at: Date.now(),
-      receivedAt: event.receivedAt,
-      event: eventRef(event),
-      error,
-    });
-    host.ledger.note(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, true);
+    recordPreludeError(host, event, mode, error, true);
     throw new PreludeError(`could not mark event ${event.id}: the State failed`, { cause: error });
   }
   if (!marked) {
@@ -162,14 +155,28 @@ function scopeKeyFor(host: PreludeHost, event: RtEvent, adapter: Adapter, mode: 
     const error = new PreludeError(`lock scope of event ${event.id} failed: ${String(cause)}`, {
       cause,
     });
-    host.emit({
-      type: 'prelude_error',
-      at: Date.now(),
-      receivedAt: event.receivedAt,
-      event: eventRef(event),
-      error,
-    });
-    host.ledger.note(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, false);
+    recordPreludeError(host, event, mode, error, false);
     throw error;
   }
+}
+
+/**
+ * Observes a prelude failure (`prelude_error`) and records its outcome (`prelude-error`);
+ * `wasOpen` says whether the ledger had already opened the delivery.
+ */
+function recordPreludeError(
+  host: PreludeHost,
+  event: RtEvent,
+  mode: DispatchMode,
+  error: unknown,
+  wasOpen: boolean,
+): void {
+  host.emit({
+    type: 'prelude_error',
+    at: Date.now(),
+    receivedAt: event.receivedAt,
+    event: eventRef(event),
+    error,
+  });
+  host.ledger.note(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, wasOpen);
 }
