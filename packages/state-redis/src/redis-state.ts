@@ -12,11 +12,10 @@ import {
   assertTtlMs,
   ReleaseWaiters,
   StateClosedError,
-  StateUnavailableError,
 } from '@rt/core';
 import { type Connection, openConnection, type RedisClient } from './connection.js';
-import { InDoubtMarks } from './in-doubt-marks.js';
 import { type KeyLayout, keyLayout } from './key-layout.js';
+import { MarkWriter } from './mark-writer.js';
 import {
   type RedisStateOptions,
   type ResolvedRedisStateOptions,
@@ -94,9 +93,7 @@ class RedisStateImpl implements RedisState {
   readonly #keys: KeyLayout;
   readonly #waiters = new ReleaseWaiters();
   readonly #subscriber: ReleaseSubscriber;
-  readonly #inDoubt = new InDoubtMarks();
-  #compensating = false;
-  #compensateAgain = false;
+  readonly #marks: MarkWriter;
   #closing: Promise<void> | undefined;
 
   constructor(options: ResolvedRedisStateOptions, connection: Connection) {
@@ -108,7 +105,8 @@ class RedisStateImpl implements RedisState {
       this.#keys.releaseChannel,
       this.#waiters,
     );
-    connection.client.on('ready', () => this.#compensate());
+    this.#marks = new MarkWriter(connection, () => this.#closing !== undefined);
+    connection.client.on('ready', () => this.#marks.compensate());
   }
 
   get client(): RedisClient {
@@ -118,7 +116,7 @@ class RedisStateImpl implements RedisState {
   async markEvent(key: string, ttlMs: number): Promise<boolean> {
     assertKey(key);
     assertTtlMs(ttlMs);
-    return await this.#mark([this.#keys.markKey(key)], ttlMs, 'markEvent');
+    return await this.#marks.mark([this.#keys.markKey(key)], ttlMs, 'markEvent');
   }
 
   /**
@@ -130,89 +128,11 @@ class RedisStateImpl implements RedisState {
   async markEvents(keys: readonly string[], ttlMs: number): Promise<boolean> {
     assertMarkKeys(keys);
     assertTtlMs(ttlMs);
-    return await this.#mark(
+    return await this.#marks.mark(
       keys.map((key) => this.#keys.markKey(key)),
       ttlMs,
       'markEvents',
     );
-  }
-
-  /**
-   * Marks `markKeys` with a fresh token: `SET NX` for a `markEvent` whose key is not in doubt,
-   * else `mark-events.lua` accepting the in-doubt tokens of those keys. A definite answer settles
-   * the keys' doubts; a `StateUnavailableError` after the command was handed to the client makes
-   * this write in doubt (one that failed before, waiting for a connection, wrote nothing).
-   */
-  async #mark(
-    markKeys: readonly string[],
-    ttlMs: number,
-    operation: 'markEvent' | 'markEvents',
-  ): Promise<boolean> {
-    const token = randomUUID();
-    const doubtTokens = this.#inDoubt.tokensFor(markKeys, Date.now());
-    let sent = false;
-    let marked: boolean;
-    try {
-      if (operation === 'markEvent' && doubtTokens.length === 0) {
-        const reply = await this.#connection.run(operation, (client) => {
-          sent = true;
-          return client.set(markKeys[0]!, token, 'PX', ttlMs, 'NX');
-        });
-        marked = reply === 'OK';
-      } else {
-        const reply = await this.#connection.run(operation, (client) => {
-          sent = true;
-          return markEventsScript.run(client, markKeys, [ttlMs, token, ...doubtTokens]);
-        });
-        marked = reply === 1;
-      }
-    } catch (error) {
-      if (sent && error instanceof StateUnavailableError) {
-        this.#inDoubt.add(markKeys, token, ttlMs, Date.now());
-        this.#compensate();
-      }
-      throw error;
-    }
-    if (doubtTokens.length > 0) this.#inDoubt.settle(markKeys);
-    this.#compensate();
-    return marked;
-  }
-
-  /**
-   * Deletes, one script per in-doubt write, the marks that still hold its token, oldest first.
-   * One run at a time; stops at the first failure (the next successful mark or reconnect starts
-   * it again). An entry stays known after compensation until its TTL, so a late-running lost
-   * write is still recognised as our own by a later mark on this State.
-   */
-  #compensate(): void {
-    if (this.#closing !== undefined) return;
-    if (this.#compensating) {
-      this.#compensateAgain = true;
-      return;
-    }
-    const pending = this.#inDoubt.uncompensated(Date.now());
-    if (pending.length === 0) return;
-    this.#compensating = true;
-    void (async () => {
-      try {
-        for (const entry of pending) {
-          if (this.#closing !== undefined) return;
-          await this.#connection.run('forgetMarks', (client) =>
-            forgetMarksScript.run(client, entry.keys, [entry.token]),
-          );
-          entry.compensated = true;
-        }
-      } catch {
-        // Unavailable or closed: the next successful mark or `ready` tries again.
-        this.#compensateAgain = false;
-      } finally {
-        this.#compensating = false;
-      }
-      if (this.#compensateAgain) {
-        this.#compensateAgain = false;
-        this.#compensate();
-      }
-    })();
   }
 
   async acquireLock(key: string, ttlMs: number): Promise<Lease | null> {
