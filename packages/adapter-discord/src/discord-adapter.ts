@@ -8,8 +8,8 @@ import type {
   OutboundMessage,
   PostedMessage,
   RtEvent,
-  RuntimeHandle,
 } from '@rt/core';
+import type { RuntimeHandle } from '@rt/core/adapter';
 import { adapterNotice, FollowUpRunner, PendingSet } from '@rt/core/adapter';
 import type { Client } from 'discord.js';
 import type { APIMessage } from 'discord-api-types/v10';

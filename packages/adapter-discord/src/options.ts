@@ -1,11 +1,12 @@
 import type { KeyObject } from 'node:crypto';
 import type { RESTOptions } from '@discordjs/rest';
-import { DEFAULT_BODY_LIMIT_BYTES, type DispatchMode, type RtEvent } from '@rt/core';
+import type { DispatchMode, RtEvent } from '@rt/core';
 import {
   type AnswerOptions,
   checkNonEmptyText,
   checkPositiveInteger,
   DEFAULT_ANSWER_OPTIONS,
+  DEFAULT_BODY_LIMIT_BYTES,
   type ResolvedAnswerOptions,
   resolveAnswerOptions,
 } from '@rt/core/adapter';

@@ -1,4 +1,4 @@
-import type { RuntimeHandle } from '@rt/core';
+import type { RuntimeHandle } from '@rt/core/adapter';
 import { adapterNotice } from '@rt/core/adapter';
 
 /**

@@ -1,9 +1,10 @@
-import { DEFAULT_BODY_LIMIT_BYTES, type DispatchMode } from '@rt/core';
+import type { DispatchMode } from '@rt/core';
 import {
   type AnswerOptions,
   checkNonEmptyText,
   checkPositiveInteger,
   DEFAULT_ANSWER_OPTIONS,
+  DEFAULT_BODY_LIMIT_BYTES,
   type ResolvedAnswerOptions,
   resolveAnswerOptions,
 } from '@rt/core/adapter';

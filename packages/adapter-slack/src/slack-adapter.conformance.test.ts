@@ -1,4 +1,4 @@
-import { DEFAULT_BODY_LIMIT_BYTES } from '@rt/core';
+import { DEFAULT_BODY_LIMIT_BYTES } from '@rt/core/adapter';
 import { stateWith } from '@rt/testing';
 import { runAdapterConformance } from '@rt/testing/adapter';
 import {

@@ -7,8 +7,8 @@ import type {
   OutboundMessage,
   PostedMessage,
   RtEvent,
-  RuntimeHandle,
 } from '@rt/core';
+import type { RuntimeHandle } from '@rt/core/adapter';
 import { PendingSet } from '@rt/core/adapter';
 import type { WebClient } from '@slack/web-api';
 import { createRequestHandler } from './http/handle-request.js';

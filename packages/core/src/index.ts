@@ -1,10 +1,14 @@
+/**
+ * The bot author's entry point (`@rt/core`): the runtime and its options, routes and handler
+ * types, events, outcomes, observations and errors. Adapter authors import the kit from
+ * `@rt/core/adapter`; State authors import the State contract's helpers from `@rt/core/state`.
+ */
 export type {
   Adapter,
   HistoryMessage,
   HistoryReader,
   OutboundMessage,
   PostedMessage,
-  RuntimeHandle,
 } from './adapter/adapter.js';
 export { isHistoryReader } from './adapter/adapter.js';
 export type { DispatchOptions, DispatchResult } from './dispatch/dispatch-result.js';
@@ -25,14 +29,6 @@ export {
 export type { DeliveryRetry, EventKind, EventRef, RtEvent } from './event/event.js';
 export { eventRef } from './event/event.js';
 export { type FetchHandler, toNodeListener } from './http/node-listener.js';
-export {
-  type BodyRead,
-  DEFAULT_BODY_LIMIT_BYTES,
-  discardBody,
-  readBodyUpTo,
-  readBodyWithLimit,
-} from './http/read-body.js';
-export { discardNodeBody, readNodeBody } from './http/read-node-body.js';
 export { type LockScope, scopeKeyOf } from './locks/lock-scope.js';
 export {
   type HandlerInstrumentation,
@@ -65,24 +61,4 @@ export {
   type StrategyName,
 } from './runtime/options.js';
 export type { Runtime, RuntimeStats, ShutdownOptions } from './runtime/runtime-types.js';
-export {
-  installationMarkKey,
-  MAX_MARK_KEYS,
-  markKeyInstallation,
-} from './state/mark-keys.js';
-export { ReleaseWaiters, type ReleaseWaitersOptions } from './state/release-waiters.js';
-export {
-  hasLockWakeups,
-  hasMultiKeyMark,
-  type Lease,
-  type LockWakeups,
-  type MultiKeyMark,
-  type State,
-} from './state/state.js';
-export {
-  assertKey,
-  assertLease,
-  assertMarkKeys,
-  assertTimeoutMs,
-  assertTtlMs,
-} from './state/validate-arguments.js';
+export type { Lease, State } from './state/state.js';

@@ -1,4 +1,4 @@
-import { hasMultiKeyMark, installationMarkKey } from '@rt/core';
+import { hasMultiKeyMark, installationMarkKey } from '@rt/core/state';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryState, type MemoryState } from './memory-state.js';
 

@@ -11,7 +11,9 @@
  * one key (acquire, release, acquire, ...) never piles up checks.
  */
 import { randomUUID } from 'node:crypto';
-import type { Lease, LockWakeups, MultiKeyMark, State } from '@rt/core';
+import type { Lease, State } from '@rt/core';
+import { StateClosedError } from '@rt/core';
+import type { LockWakeups, MultiKeyMark } from '@rt/core/state';
 import {
   assertKey,
   assertLease,
@@ -19,8 +21,7 @@ import {
   assertTimeoutMs,
   assertTtlMs,
   ReleaseWaiters,
-  StateClosedError,
-} from '@rt/core';
+} from '@rt/core/state';
 import { ExpiryHeap, type ExpiryItem } from './expiry-heap.js';
 import {
   type MemoryStateOptions,

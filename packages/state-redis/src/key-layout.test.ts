@@ -1,4 +1,4 @@
-import { installationMarkKey } from '@rt/core';
+import { installationMarkKey } from '@rt/core/state';
 import { describe, expect, it } from 'vitest';
 import { keyLayout } from './key-layout.js';
 

@@ -18,7 +18,7 @@
  * of one delivery; `markEvent` and `markEvents` name the same Redis key for a key). Locks spread
  * over slots by key, marks by installation. The prefix must not contain `{` or `}`.
  */
-import { markKeyInstallation } from '@rt/core';
+import { markKeyInstallation } from '@rt/core/state';
 
 /** The Redis names of one State key. */
 export interface KeyLayout {

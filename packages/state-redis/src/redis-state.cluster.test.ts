@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { installationMarkKey, StateUnavailableError } from '@rt/core';
+import { StateUnavailableError } from '@rt/core';
+import { installationMarkKey } from '@rt/core/state';
 import { runStateConformance } from '@rt/testing/state';
 import { Cluster, type Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

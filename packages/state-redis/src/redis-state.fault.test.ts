@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { installationMarkKey, StateUnavailableError } from '@rt/core';
+import { StateUnavailableError } from '@rt/core';
+import { installationMarkKey } from '@rt/core/state';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keyLayout } from './key-layout.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createRuntime, installationMarkKey, type Runtime } from '@rt/core';
+import { createRuntime, type Runtime } from '@rt/core';
+import { installationMarkKey } from '@rt/core/state';
 import { createTestAdapter, deferred, type TestAdapter } from '@rt/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRedisState, type RedisState } from './redis-state.js';

@@ -3,7 +3,9 @@
  * the same Redis. Each operation is one atomic command or one Lua script.
  */
 import { randomUUID } from 'node:crypto';
-import type { Lease, LockWakeups, MultiKeyMark, State } from '@rt/core';
+import type { Lease, State } from '@rt/core';
+import { StateClosedError } from '@rt/core';
+import type { LockWakeups, MultiKeyMark } from '@rt/core/state';
 import {
   assertKey,
   assertLease,
@@ -11,8 +13,7 @@ import {
   assertTimeoutMs,
   assertTtlMs,
   ReleaseWaiters,
-  StateClosedError,
-} from '@rt/core';
+} from '@rt/core/state';
 import { type Connection, openConnection, type RedisClient } from './connection.js';
 import { type KeyLayout, keyLayout } from './key-layout.js';
 import { MarkWriter } from './mark-writer.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ReleaseWaiters } from '@rt/core';
+import { ReleaseWaiters } from '@rt/core/state';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisState, type RedisState } from './redis-state.js';

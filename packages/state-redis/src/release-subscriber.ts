@@ -2,7 +2,7 @@
  * The pub/sub side of `waitForRelease`: one subscriber connection per State, created on the first
  * wait, listening on the layout's release channel and waking local waiters by key.
  */
-import type { ReleaseWaiters } from '@rt/core';
+import type { ReleaseWaiters } from '@rt/core/state';
 import { endClient } from './end-client.js';
 import { isCluster, type RedisClient } from './own-client.js';
 

@@ -129,6 +129,7 @@ describe('published packages, packed and installed outside the workspace', () =>
 
     const output = await compileAndRunBot(project);
     expect(output.trim().split('\n')).toEqual([
+      'wakeups true',
       'status 200',
       'posted {"channel":"C0CHAN","thread_ts":"1700000000.000100","text":"pong: <@U0BOT> ping"}',
       'outcomes completed=1',

@@ -1,4 +1,5 @@
-import { hasLockWakeups, type State } from '@rt/core';
+import type { State } from '@rt/core';
+import { hasLockWakeups } from '@rt/core/state';
 
 /**
  * Wraps a State so `onMark` runs synchronously at every `markEvent`. The runtime calls

@@ -1,4 +1,5 @@
-import type { RtEvent, RuntimeHandle } from '@rt/core';
+import type { RtEvent } from '@rt/core';
+import type { RuntimeHandle } from '@rt/core/adapter';
 import { classifyRefusal } from '@rt/core/adapter';
 import { type MessageTarget, messageTargetOf } from '../normalize/message-target.js';
 import type { DiscordNoticeName } from '../notices.js';

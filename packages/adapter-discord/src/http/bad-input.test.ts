@@ -1,4 +1,4 @@
-import { DEFAULT_BODY_LIMIT_BYTES } from '@rt/core';
+import { DEFAULT_BODY_LIMIT_BYTES } from '@rt/core/adapter';
 import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import { buildButton, buildChatInputCommand } from '@rt/testing/discord';
 import { afterEach, describe, expect, it } from 'vitest';

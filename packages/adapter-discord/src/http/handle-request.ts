@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { discardBody, readBodyUpTo } from '@rt/core';
+import { discardBody, readBodyUpTo } from '@rt/core/adapter';
 import { answerInteraction } from '../inbound/answer-interaction.js';
 import type { InboundDeps } from '../inbound/inbound-deps.js';
 import { type ParsedInteraction, parseInteraction } from '../parse/parse-interaction.js';

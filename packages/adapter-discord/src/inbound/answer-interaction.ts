@@ -1,4 +1,5 @@
-import type { RtEvent, RuntimeHandle } from '@rt/core';
+import type { RtEvent } from '@rt/core';
+import type { RuntimeHandle } from '@rt/core/adapter';
 import { answerWithin, startAckClock } from '@rt/core/adapter';
 import { InteractionResponseType } from 'discord-api-types/v10';
 import { flattenOptions } from '../normalize/command-options.js';

@@ -1,5 +1,4 @@
-import type { RuntimeHandle } from '@rt/core';
-import type { FollowUpRunner, PendingSet } from '@rt/core/adapter';
+import type { FollowUpRunner, PendingSet, RuntimeHandle } from '@rt/core/adapter';
 import type { DiscordNoticeName } from '../notices.js';
 import type { ResolvedDiscordOptions } from '../options.js';
 import type { ReplyStates } from '../outbound/reply-state.js';

@@ -1,4 +1,4 @@
-import { discardBody, readBodyUpTo } from '@rt/core';
+import { discardBody, readBodyUpTo } from '@rt/core/adapter';
 import type { SlackCoreDeps } from '../inbound/deps.js';
 import type { HttpRequestView } from './read-signed-body.js';
 import { serveSlackHttp } from './serve-http.js';

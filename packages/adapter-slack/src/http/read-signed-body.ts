@@ -1,4 +1,4 @@
-import type { BodyRead } from '@rt/core';
+import type { BodyRead } from '@rt/core/adapter';
 import type { SlackCoreDeps } from '../inbound/deps.js';
 import { checkSignatureHeaders, verifySlackSignature } from '../verify/verify-signature.js';
 import { isSslCheck } from './decode-body.js';

@@ -1,5 +1,5 @@
-import { AdmissionRejectedError, type Observation, type RuntimeHandle } from '@rt/core';
-import { PendingSet } from '@rt/core/adapter';
+import { AdmissionRejectedError, type Observation } from '@rt/core';
+import { PendingSet, type RuntimeHandle } from '@rt/core/adapter';
 import { fakeRuntimeHandle } from '@rt/testing/adapter';
 import {
   buildAppRateLimited,

@@ -1,5 +1,5 @@
-import type { DeliveryRetry, RuntimeHandle } from '@rt/core';
-import type { AckClock, PendingSet } from '@rt/core/adapter';
+import type { DeliveryRetry } from '@rt/core';
+import type { AckClock, PendingSet, RuntimeHandle } from '@rt/core/adapter';
 import type { SlackNoticeName } from '../notices.js';
 import type { ResolvedSlackOptions } from '../options.js';
 import type { SlackFollowUps } from '../respond/follow-up.js';

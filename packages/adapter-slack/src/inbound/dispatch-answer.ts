@@ -1,4 +1,5 @@
-import type { FinishedDelivery, RtEvent, RuntimeHandle } from '@rt/core';
+import type { FinishedDelivery, RtEvent } from '@rt/core';
+import type { RuntimeHandle } from '@rt/core/adapter';
 import { type AckClock, answerWithin } from '@rt/core/adapter';
 import type { Answer } from '../respond/answer.js';
 import { lateRefusalFor } from '../respond/late-refusal.js';

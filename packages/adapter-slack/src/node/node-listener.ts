@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { discardNodeBody, readNodeBody } from '@rt/core';
+import { discardNodeBody, readNodeBody } from '@rt/core/adapter';
 import type { HttpAnswer } from '../http/http-answer.js';
 import type { HttpRequestView } from '../http/read-signed-body.js';
 import { serveSlackHttp } from '../http/serve-http.js';

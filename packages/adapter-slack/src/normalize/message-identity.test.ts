@@ -1,4 +1,5 @@
-import { installationMarkKey, type RtEvent } from '@rt/core';
+import type { RtEvent } from '@rt/core';
+import { installationMarkKey } from '@rt/core/adapter';
 import { fakeRuntimeHandle } from '@rt/testing/adapter';
 import {
   buildAppMentionEvent,

@@ -1,4 +1,5 @@
-import { type EventKind, installationMarkKey } from '@rt/core';
+import type { EventKind } from '@rt/core';
+import { installationMarkKey } from '@rt/core/adapter';
 import type { SlackInnerEvent } from '../parse/payload-types.js';
 import { textOf } from './normalized.js';
 

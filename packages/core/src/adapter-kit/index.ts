@@ -1,8 +1,20 @@
 /**
  * The adapter kit (`@rt/core/adapter`): what every platform adapter needs to answer within an
  * acknowledgement deadline (and the options that configure it), classify refusals, run bounded
- * follow-ups and stop in bounded time.
+ * follow-ups and stop in bounded time; the `RuntimeHandle` a runtime gives an adapter, the dispatch
+ * result types, the HTTP body readers and the mark-key form for secondary event identities.
  */
+export type { Adapter, RuntimeHandle } from '../adapter/adapter.js';
+export type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
+export {
+  type BodyRead,
+  DEFAULT_BODY_LIMIT_BYTES,
+  discardBody,
+  readBodyUpTo,
+  readBodyWithLimit,
+} from '../http/read-body.js';
+export { discardNodeBody, readNodeBody } from '../http/read-node-body.js';
+export { installationMarkKey } from '../state/mark-keys.js';
 export { type AckClock, type AckClockOptions, startAckClock } from './ack-clock.js';
 export {
   type AnswerOptions,

@@ -1,4 +1,5 @@
-import { createRuntime, type Observation, type RuntimeHandle, type State } from '@rt/core';
+import { createRuntime, type Observation, type State } from '@rt/core';
+import type { RuntimeHandle } from '@rt/core/adapter';
 import { createMemoryState } from '@rt/state-memory';
 import { createTestAdapter } from '@rt/testing';
 import { expect } from 'vitest';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { installationMarkKey } from '@rt/core';
+import { installationMarkKey } from '@rt/core/state';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyLayout } from '../key-layout.js';

@@ -1,11 +1,5 @@
-import type {
-  DispatchMode,
-  DispatchOptions,
-  DispatchResult,
-  Observation,
-  RtEvent,
-  RuntimeHandle,
-} from '@rt/core';
+import type { DispatchMode, DispatchOptions, DispatchResult, Observation, RtEvent } from '@rt/core';
+import type { RuntimeHandle } from '@rt/core/adapter';
 
 /** What a `fakeRuntimeHandle`'s `dispatch` does with each event: the test's script. */
 export type FakeDispatch = (event: RtEvent, options?: DispatchOptions) => Promise<DispatchResult>;

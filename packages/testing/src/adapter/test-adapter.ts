@@ -9,8 +9,8 @@ import type {
   OutboundMessage,
   PostedMessage,
   RtEvent,
-  RuntimeHandle,
 } from '@rt/core';
+import type { RuntimeHandle } from '@rt/core/adapter';
 
 /** What a bot posted through the test adapter. */
 export interface PostedByBot {

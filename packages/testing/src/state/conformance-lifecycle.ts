@@ -1,7 +1,8 @@
 /**
  * Conformance: argument validation and the `close()` lifecycle.
  */
-import { hasErrorCode, hasLockWakeups, hasMultiKeyMark, type Lease } from '@rt/core';
+import { hasErrorCode, type Lease } from '@rt/core';
+import { hasLockWakeups, hasMultiKeyMark } from '@rt/core/state';
 import { expect, it } from 'vitest';
 import type { ConformanceContext } from './conformance-context.js';
 

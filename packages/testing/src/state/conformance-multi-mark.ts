@@ -2,14 +2,13 @@
  * Conformance: the optional `MultiKeyMark` capability (`markEvents`): all-or-nothing marks of
  * several identities of one delivery, in the key space `markEvent` uses.
  */
+import { hasErrorCode, type State } from '@rt/core';
 import {
-  hasErrorCode,
   hasMultiKeyMark,
   installationMarkKey,
   MAX_MARK_KEYS,
   type MultiKeyMark,
-  type State,
-} from '@rt/core';
+} from '@rt/core/state';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { type ConformanceContext, concurrently, sleep } from './conformance-context.js';

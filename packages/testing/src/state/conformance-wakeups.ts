@@ -1,7 +1,8 @@
 /**
  * Conformance: the optional `LockWakeups` capability (`waitForRelease`).
  */
-import { hasLockWakeups, type LockWakeups, type State } from '@rt/core';
+import type { State } from '@rt/core';
+import { hasLockWakeups, type LockWakeups } from '@rt/core/state';
 import { expect, it } from 'vitest';
 import type { ConformanceContext } from './conformance-context.js';
 

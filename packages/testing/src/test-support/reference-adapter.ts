@@ -11,9 +11,8 @@ import {
   hasErrorCode,
   type PostedMessage,
   type RtEvent,
-  type RuntimeHandle,
-  readBodyUpTo,
 } from '@rt/core';
+import { type RuntimeHandle, readBodyUpTo } from '@rt/core/adapter';
 
 /** One rule the reference adapter can be told to break. */
 export type ReferenceFlaw =
