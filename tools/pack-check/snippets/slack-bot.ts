@@ -2,8 +2,9 @@
  * The program the Slack README's fragments run in: a Slack adapter `slack` serving HTTP, its
  * `runtime` on a memory State. A fragment registers handlers and calls the adapter's methods.
  */
-import { createRuntime } from '@rt/core';
+
 import { createSlackAdapter } from '@rt/adapter-slack';
+import { createRuntime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 
 const slack = createSlackAdapter({
