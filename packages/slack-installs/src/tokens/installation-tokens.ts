@@ -142,7 +142,7 @@ export class InstallationTokens implements SlackInstallationSource {
     );
     if (lease === null) return this.#awaitOtherRefresh(key, lookup, record);
     try {
-      return await this.#refreshHolding(key, lookup);
+      return await this.#refreshHolding(key, lookup, record.bot?.token);
     } catch (error) {
       return this.#keepOrFail(key, record, error);
     } finally {
@@ -158,13 +158,18 @@ export class InstallationTokens implements SlackInstallationSource {
     }
   }
 
-  async #refreshHolding(key: string, lookup: InstallationLookup): Promise<SlackOAuthInstallation> {
+  async #refreshHolding(
+    key: string,
+    lookup: InstallationLookup,
+    seenToken: string | undefined,
+  ): Promise<SlackOAuthInstallation> {
     const fresh = await this.#options.store.fetch(lookup);
     const bot = fresh?.bot;
     if (fresh === undefined || bot === undefined) {
       throw new SlackUnknownInstallationError(`installation ${key} is not installed`);
     }
-    if (!this.#due(expiresAtMsOf(fresh))) return fresh;
+    // Another instance refreshed since this caller read the store: use its token.
+    if (bot.token !== seenToken || !this.#due(expiresAtMsOf(fresh))) return fresh;
     if (typeof bot.refreshToken !== 'string' || bot.refreshToken.length === 0) {
       throw new InstallationRefreshError(
         `installation ${key} has an expiring token and no refresh token`,
@@ -227,7 +232,7 @@ export class InstallationTokens implements SlackInstallationSource {
       if (fresh?.bot === undefined) {
         throw new SlackUnknownInstallationError(`installation ${key} is not installed`);
       }
-      if (fresh.bot.token !== record.bot?.token && !this.#due(expiresAtMsOf(fresh))) return fresh;
+      if (fresh.bot.token !== record.bot?.token) return fresh;
     }
     return this.#keepOrFail(
       key,

@@ -13,7 +13,10 @@ export interface InstallationTokensOptions {
   readonly clientSecret: string;
   /** Web API base URL (tests point it at a local fake). Default `https://slack.com/api/`. */
   readonly apiUrl?: string;
-  /** A rotating bot token is refreshed once it expires within this. Default 2 hours (as Bolt). */
+  /**
+   * A rotating bot token is refreshed once it expires within this; keep it well below the token
+   * lifetime (Slack: 12 hours). Default 2 hours (as Bolt).
+   */
   readonly refreshBeforeExpiryMs?: number;
   /** Installations whose token is kept in memory; the least recently used is dropped. Default 1000. */
   readonly cacheSize?: number;
