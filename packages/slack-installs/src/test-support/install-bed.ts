@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSlackAdapter, type SlackAdapter } from '@rt/adapter-slack';
-import { createRuntime, type Observation, type Runtime, type State } from '@rt/core';
+import { createRuntime, type Observation, type Observer, type Runtime, type State } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { observationLog } from '@rt/testing';
 import {
@@ -66,6 +66,8 @@ export interface InstallBedOptions {
   readonly oauth?: Partial<FakeSlackOAuthOptions>;
   readonly installer?: Partial<SlackInstallerOptions>;
   readonly tokens?: Partial<InstallationTokensOptions>;
+  /** More observers of the installer, the token source and the runtime (a secret scan's). */
+  readonly observers?: readonly Observer[];
 }
 
 export async function startInstallBed(options: InstallBedOptions = {}): Promise<InstallBed> {
@@ -80,6 +82,7 @@ export async function startInstallBed(options: InstallBedOptions = {}): Promise<
   const state = options.state ?? createMemoryState();
   const store = options.store ?? createMemoryInstallationStore();
   const log = observationLog();
+  const observers = [log.observer, ...(options.observers ?? [])];
   let route: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const server: Server = createServer((req, res) => route?.(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,7 +97,7 @@ export async function startInstallBed(options: InstallBedOptions = {}): Promise<
     redirectUri: `${origin}/slack/oauth_redirect`,
     authorizationUrl: fake.oauth?.authorizeUrl,
     apiUrl: fake.url,
-    observers: [log.observer],
+    observers,
     ...options.installer,
   });
   const tokens = createInstallationTokens({
@@ -103,7 +106,7 @@ export async function startInstallBed(options: InstallBedOptions = {}): Promise<
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
     apiUrl: fake.url,
-    observers: [log.observer],
+    observers,
     ...options.tokens,
   });
   const adapter = createSlackAdapter({
@@ -112,7 +115,7 @@ export async function startInstallBed(options: InstallBedOptions = {}): Promise<
     apiUrl: fake.url,
     webClientOptions: { retryConfig: { retries: 0 } },
   });
-  const runtime = createRuntime({ state, adapters: [adapter], observers: [log.observer] });
+  const runtime = createRuntime({ state, adapters: [adapter], observers });
   route = (req, res) => {
     if ((req.url ?? '').startsWith('/slack/events')) adapter.nodeListener(req, res);
     else installer.nodeListener(req, res);
