@@ -160,9 +160,12 @@ export class SlackInstaller {
     return recorder.answer();
   }
 
-  /** The redirect path: verify, exchange, store, then the success or the failure page. */
+  /**
+   * The redirect path: verify, exchange, store, then the success or the failure page. GET only:
+   * a HEAD (a link prefetcher) would spend the single-use state and the code.
+   */
   async handleRedirect(request: InstallRequest): Promise<InstallAnswer> {
-    if (!isRead(request.method)) return methodNotAllowed();
+    if (request.method !== 'GET') return methodNotAllowed('GET');
     const recorder = new ResponseRecorder();
     let failure: InstallFlowError | undefined;
     try {
@@ -222,8 +225,12 @@ function plain(status: number, text: string): InstallAnswer {
   return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: text };
 }
 
-function methodNotAllowed(): InstallAnswer {
-  return { ...plain(405, 'Method Not Allowed'), headers: { allow: 'GET, HEAD' } };
+function methodNotAllowed(allow = 'GET, HEAD'): InstallAnswer {
+  return {
+    status: 405,
+    headers: { 'content-type': 'text/plain; charset=utf-8', allow },
+    body: 'Method Not Allowed',
+  };
 }
 
 /** Creates the installer; validates at once (`TypeError`/`RangeError` naming the option). */

@@ -224,9 +224,9 @@ export class InstallationTokens implements SlackInstallationSource {
     lookup: InstallationLookup,
     record: SlackOAuthInstallation,
   ): Promise<SlackOAuthInstallation> {
-    const { refreshWaitMs, refreshPollMs, clock } = this.#options;
-    const until = clock() + refreshWaitMs;
-    while (clock() < until) {
+    const { refreshWaitMs, refreshPollMs } = this.#options;
+    // Counted in polls, not on the clock: an injected clock may stand still.
+    for (let waited = 0; waited < refreshWaitMs; waited += refreshPollMs) {
       await delay(refreshPollMs);
       const fresh = await this.#options.store.fetch(lookup);
       if (fresh?.bot === undefined) {

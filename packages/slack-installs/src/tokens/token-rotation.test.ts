@@ -35,7 +35,8 @@ describe('token rotation through the store', () => {
       tokens: { refreshPollMs: 5, refreshBeforeExpiryMs: 600_000, clock },
     });
     await installT1(bed);
-    now += 3_000_000;
+    // Into the last ten minutes (the library stamps expiresAt on the real clock, in seconds).
+    now += 3_100_000;
     const original = (await bed.store.fetch(T1))?.bot?.token;
     const other = createInstallationTokens({
       store: bed.store,
