@@ -1,5 +1,11 @@
 import type { RtEvent } from '@rt/core';
-import { buildAppMentionEvent, buildEventCallback, buildSlashCommand } from '@rt/testing/slack';
+import {
+  buildAppMentionEvent,
+  buildBlockActions,
+  buildEventCallback,
+  buildShortcut,
+  buildSlashCommand,
+} from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SlackUnknownInstallationError } from '../errors.js';
 import type { SlackInstallation } from '../normalize/installation.js';
@@ -83,6 +89,23 @@ describe('the installation gate', () => {
       response_type: 'ephemeral',
       text: 'This app is not installed in this workspace. Ask a workspace admin to install it.',
     });
+    expect(handled).toHaveLength(0);
+  });
+
+  it('tells the user of a message button through response_url; a shortcut gets the plain ack', async () => {
+    const { h, handled } = await start(new Map());
+    const responseUrl = h.fake.responseUrl();
+    const button = buildBlockActions({ teamId: 'T9', from: 'message', responseUrl });
+    expect((await h.send(button)).status).toBe(200);
+    const [post] = await h.fake.waitForCalls('response_url');
+    expect(post?.args).toMatchObject({
+      response_type: 'ephemeral',
+      text: 'This app is not installed in this workspace. Ask a workspace admin to install it.',
+    });
+    const shortcut = await h.send(buildShortcut({ teamId: 'T9' }));
+    expect(shortcut.status).toBe(200);
+    expect(await shortcut.text()).toBe('');
+    expect(h.fake.callsTo('views.open')).toHaveLength(0);
     expect(handled).toHaveLength(0);
   });
 
