@@ -149,7 +149,8 @@ describe('the Slack install paths under hostile input, and no secret anywhere', 
         fc.option(state, { nil: undefined }),
         fc.option(fc.constantFrom('access_denied', 'invalid_scope', ''), { nil: undefined }),
         fc.oneof(fc.constant('same'), fc.constant('none'), headerValue),
-        async (method, code, stateParam, error, cookieChoice) => {
+        fc.option(headerValue, { nil: undefined }),
+        async (method, code, stateParam, error, cookieChoice, host) => {
           tried.redirect = (tried.redirect ?? 0) + 1;
           const query = new URLSearchParams();
           if (code !== undefined) query.set('code', code);
@@ -168,7 +169,7 @@ describe('the Slack install paths under hostile input, and no secret anywhere', 
           const answer = await bed.installer.handle({
             method,
             url: `/slack/oauth_redirect?${query}`,
-            headers: { cookie },
+            headers: { cookie, host },
           });
           record(emitted, answer);
           expect([400, 405]).toContain(answer.status);

@@ -54,9 +54,8 @@ export class ResponseRecorder {
 
 /** `request` typed as the `IncomingMessage` the library reads `url` and `headers` from. */
 export function asIncomingMessage(request: InstallRequest): IncomingMessage {
-  return {
-    url: request.url,
-    method: request.method,
-    headers: { ...request.headers },
-  } as unknown as IncomingMessage;
+  // The library reads the query with `new URL(url, 'https://' + host)`: a fixed host keeps a
+  // hostile Host header from turning a bad request into an unexpected failure.
+  const headers = { ...request.headers, host: 'install.invalid' };
+  return { url: request.url, method: request.method, headers } as unknown as IncomingMessage;
 }
