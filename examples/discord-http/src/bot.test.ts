@@ -15,7 +15,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Bot, createBot } from './bot.js';
 import { COMMANDS } from './commands.js';
-import { registerCommands } from './register-commands.js';
+import { installLink, registerCommands } from './register-commands.js';
 
 const TOKEN = 'example-bot-token';
 const EDIT_ORIGINAL = 'PATCH /webhooks/:application/:token/messages/:message' as const;
@@ -107,9 +107,23 @@ describe('the Discord example bot over real HTTP, against a fake Discord REST', 
   });
 
   it('registers its commands with the bot token', async () => {
-    const registered = await registerCommands(bot.discord, DISCORD_TEST_IDS.applicationId, '42');
-    expect(registered.map((c) => c.name)).toEqual(['ask', 'feedback']);
+    const dry = await registerCommands(bot.discord, DISCORD_TEST_IDS.applicationId, {
+      guildId: '42',
+      dryRun: true,
+    });
+    expect(dry).toMatchObject({ written: false, added: ['1:ask', '1:feedback'] });
+    const registered = await registerCommands(bot.discord, DISCORD_TEST_IDS.applicationId, {
+      guildId: '42',
+    });
+    expect(registered).toMatchObject({ written: true, added: ['1:ask', '1:feedback'] });
+    const again = await registerCommands(bot.discord, DISCORD_TEST_IDS.applicationId, {
+      guildId: '42',
+    });
+    expect(again).toMatchObject({ written: false, unchanged: ['1:ask', '1:feedback'] });
     const [call] = fake.callsTo('PUT /applications/:application/guilds/:guild/commands');
     expect(call).toMatchObject({ token: TOKEN, body: COMMANDS, params: { guild: '42' } });
+    const link = new URL(installLink(DISCORD_TEST_IDS.applicationId));
+    expect(link.searchParams.get('scope')).toBe('bot applications.commands');
+    expect(Number(link.searchParams.get('permissions'))).toBeGreaterThan(0);
   });
 });

@@ -1,19 +1,29 @@
-import type { DiscordAdapter } from '@rt/adapter-discord';
+import {
+  type DiscordAdapter,
+  discordInstallUrl,
+  type RegisterCommandsResult,
+  registerCommands as register,
+} from '@rt/adapter-discord';
 import { COMMANDS } from './commands.js';
 
 /**
- * Overwrites the application's commands with `COMMANDS` through the adapter's REST client (bulk
- * overwrite: commands not listed are deleted), in `guildId` when given. Resolves what Discord
- * registered.
+ * Registers `COMMANDS` (the definitions the handlers' `onCommand` names come from) with the
+ * adapter kit's `registerCommands`: one bulk overwrite, global or in `guildId`, written only when
+ * something differs; `dryRun` only reports the diff.
  */
-export async function registerCommands(
+export function registerCommands(
   discord: DiscordAdapter,
   applicationId: string,
-  guildId?: string,
-): Promise<{ readonly id: string; readonly name: string }[]> {
-  const route =
-    guildId === undefined
-      ? (`/applications/${applicationId}/commands` as const)
-      : (`/applications/${applicationId}/guilds/${guildId}/commands` as const);
-  return (await discord.rest.put(route, { body: COMMANDS })) as { id: string; name: string }[];
+  options: { readonly guildId?: string; readonly dryRun?: boolean } = {},
+): Promise<RegisterCommandsResult> {
+  return register(discord.rest, { applicationId, commands: COMMANDS, ...options });
+}
+
+/** The link that installs the bot in a server with the commands and the permissions it uses. */
+export function installLink(applicationId: string): string {
+  return discordInstallUrl({
+    clientId: applicationId,
+    scopes: ['bot', 'applications.commands'],
+    permissions: ['SendMessages', 'SendMessagesInThreads', 'AddReactions', 'ReadMessageHistory'],
+  });
 }

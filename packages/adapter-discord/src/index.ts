@@ -14,6 +14,22 @@ export {
   type DiscordGatewayOptions,
   type MessageBusySignal,
 } from './gateway/gateway-options.js';
+export {
+  type CommandDiff,
+  type DiscordCommandDefinition,
+  diffCommands,
+} from './install/command-diff.js';
+export {
+  type DiscordInstallLinkOptions,
+  type DiscordPermission,
+  discordInstallUrl,
+  permissionBits,
+} from './install/install-link.js';
+export {
+  type RegisterCommandsOptions,
+  type RegisterCommandsResult,
+  registerCommands,
+} from './install/register-commands.js';
 export type { CommandInvocation } from './normalize/command-options.js';
 export {
   commandInvocationOf,

@@ -24,6 +24,17 @@ export class SlackTokenError extends SlackAdapterError {
   }
 }
 
+/**
+ * The installation a delivery or call belongs to is not installed (never, or no longer: uninstalled
+ * or its bot token revoked). An `installations` source rejects with it; the adapter answers such a
+ * delivery without dispatching it (see `unknownInstallationAnswer`).
+ */
+export class SlackUnknownInstallationError extends SlackAdapterError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RT_SLACK_UNKNOWN_INSTALLATION', message, options);
+  }
+}
+
 /** An outbound call has nowhere to go: the event has no channel, message, trigger or response URL. */
 export class SlackTargetError extends SlackAdapterError {
   constructor(message: string) {

@@ -5,7 +5,9 @@ export {
   SlackSocketModeError,
   SlackTargetError,
   SlackTokenError,
+  SlackUnknownInstallationError,
 } from './errors.js';
+export type { SlackInstallationSource, SlackRevocation } from './installs/installation-source.js';
 export {
   installationOf,
   type SlackInstallation,

@@ -11,7 +11,11 @@ import { adapterNotice } from '@rt/core/adapter';
  * - `app_rate_limited`: Slack reported the app over its Events API rate limit;
  * - `dropped_without_signal`: an acknowledged delivery was dropped where no follow-up can reach
  *   the user;
- * - `signature_rejected`: a request failed signature verification (answered 401).
+ * - `signature_rejected`: a request failed signature verification (answered 401);
+ * - `unknown_installation`: a delivery of an installation the `installations` source does not
+ *   know was answered without dispatch (`tenant`);
+ * - `installation_unavailable`: the `installations` source could not resolve or revoke the
+ *   delivery's installation (store down, token refresh failing): refused as unavailable.
  *
  * Socket Mode only:
  * - `socket_connected`: connection number `connection` said `hello`;
@@ -38,6 +42,8 @@ export type SlackNoticeName =
   | 'app_rate_limited'
   | 'dropped_without_signal'
   | 'signature_rejected'
+  | 'unknown_installation'
+  | 'installation_unavailable'
   | 'socket_connected'
   | 'socket_connect_failed'
   | 'socket_closed'

@@ -9,6 +9,7 @@ import {
   resolveAnswerOptions,
 } from '@rt/core/adapter';
 import type { WebClientOptions } from '@slack/web-api';
+import type { SlackInstallationSource } from './installs/installation-source.js';
 import type { SlackTokenResolver } from './normalize/installation.js';
 import type { MentionAndMessage } from './normalize/message-identity.js';
 import { SLACK_SHAPES, type SlackShape } from './shapes.js';
@@ -41,6 +42,18 @@ export interface SlackAdapterOptions extends AnswerOptions<SlackShape> {
    * (cache inside it if it is slow); what it throws surfaces as `SlackTokenError`.
    */
   readonly tokenResolver?: SlackTokenResolver;
+  /**
+   * Multi-workspace apps with an installation store (`@rt/slack-installs`): tokens come from it,
+   * every delivery's installation is checked before dispatch, and `app_uninstalled` /
+   * `tokens_revoked` delete what Slack revoked. Give this, `tokenResolver` or `botToken`.
+   */
+  readonly installations?: SlackInstallationSource;
+  /**
+   * Shown to a user whose workspace is not (or no longer) installed, where a reply without the
+   * workspace's token is possible (slash commands, message buttons). Default: "This app is not
+   * installed in this workspace. Ask a workspace admin to install it."
+   */
+  readonly notInstalledText?: string;
   /** Adapter name, unique per runtime; becomes `RtEvent.adapter`. Default `slack`. */
   readonly name?: string;
   /** Web API base URL (tests point it at a local fake). Default `https://slack.com/api/`. */
@@ -142,6 +155,8 @@ export const DEFAULT_SLACK_ADAPTER_OPTIONS = Object.freeze({
   clientCacheSize: 100,
   webClientOptions: DEFAULT_WEB_CLIENT_OPTIONS,
   historyLimit: 50,
+  notInstalledText:
+    'This app is not installed in this workspace. Ask a workspace admin to install it.',
 });
 
 /** Options with defaults filled in and validated. */
@@ -150,6 +165,9 @@ export interface ResolvedSlackOptions extends ResolvedAnswerOptions<SlackShape> 
   /** Empty when no `signingSecret` was given (the HTTP handler is then unavailable). */
   readonly signingSecrets: readonly string[];
   readonly tokenResolver: SlackTokenResolver;
+  /** The installation source, when tokens come from an installation store. */
+  readonly installations: SlackInstallationSource | undefined;
+  readonly notInstalledText: string;
   readonly apiUrl: string;
   readonly bodyLimitBytes: number;
   readonly signatureToleranceMs: number;
@@ -179,8 +197,27 @@ function signingSecretsOf(value: unknown): readonly string[] {
   return Object.freeze([...(list as string[])]);
 }
 
+function installationsOf(options: SlackAdapterOptions): SlackInstallationSource | undefined {
+  const { installations } = options;
+  if (installations === undefined) return undefined;
+  if (options.botToken !== undefined || options.tokenResolver !== undefined) {
+    throw new TypeError('give one of botToken, tokenResolver or installations');
+  }
+  if (
+    typeof installations !== 'object' ||
+    installations === null ||
+    typeof installations.botToken !== 'function' ||
+    typeof installations.revoke !== 'function'
+  ) {
+    throw new TypeError('installations must be an object with botToken() and revoke()');
+  }
+  return installations;
+}
+
 function tokenResolverOf(options: SlackAdapterOptions): SlackTokenResolver {
   const { botToken, tokenResolver } = options;
+  const installations = installationsOf(options);
+  if (installations !== undefined) return (installation) => installations.botToken(installation);
   if (botToken !== undefined && tokenResolver !== undefined) {
     throw new TypeError('give either botToken or tokenResolver, not both');
   }
@@ -233,6 +270,11 @@ export function resolveSlackOptions(options: SlackAdapterOptions): ResolvedSlack
     name: checkNonEmptyText('name', options.name ?? d.name),
     signingSecrets: signingSecretsOf(options.signingSecret),
     tokenResolver: tokenResolverOf(options),
+    installations: installationsOf(options),
+    notInstalledText: checkNonEmptyText(
+      'notInstalledText',
+      options.notInstalledText ?? d.notInstalledText,
+    ),
     apiUrl: apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`,
     bodyLimitBytes: checkPositiveInteger(
       'bodyLimitBytes',

@@ -20,6 +20,7 @@ export const PUBLISHED_PACKAGES = [
   'adapter-discord',
   'testing',
   'otel',
+  'slack-installs',
 ] as const;
 
 export type PublishedPackage = (typeof PUBLISHED_PACKAGES)[number];

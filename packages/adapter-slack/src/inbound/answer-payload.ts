@@ -1,10 +1,10 @@
 import { startAckClock } from '@rt/core/adapter';
+import { answerInstalled } from '../installs/installation-gate.js';
 import type { Normalized } from '../normalize/normalized.js';
 import type { SlackInbound } from '../parse/classify-payload.js';
 import { EMPTY_ACK, jsonAck, type SlackAck } from '../respond/answer.js';
 import { viewSubmissionRefusal } from '../respond/view-submission-refusal.js';
 import type { DeliveryFacts, SlackCoreDeps } from './deps.js';
-import { dispatchAndAnswer } from './dispatch-answer.js';
 import { normalizeInbound } from './normalize-inbound.js';
 
 /**
@@ -12,7 +12,8 @@ import { normalizeInbound } from './normalize-inbound.js';
  * `url_verification` (its challenge echoed as JSON); before `attach` (`retry`, reason
  * `not attached`); `app_rate_limited` (`empty`, and an `adapter_notice`); normalisation (a payload
  * it cannot read is `invalid`, an ignored event `empty`, a submitted busy placeholder the view
- * error); then dispatch and the shape-aware answer on the kit (`dispatchAndAnswer`), out by
+ * error); then the installation check when an `installations` source is set (`answerInstalled`), dispatch
+ * and the shape-aware answer on the kit (`dispatchAndAnswer`), out by
  * `ackDeadlineMs` after receipt at the latest. A busy-signal follow-up is handed to the
  * follow-up runner when the acknowledgement is built and is sent on a later turn, so it never
  * delays the transport writing the acknowledgement. Resolves the acknowledgement; rejects only on
@@ -57,7 +58,7 @@ export async function answerSlackPayload(
   const clock =
     facts.clock ??
     startAckClock({ ackDeadlineMs: options.ackDeadlineMs, syncDeadlineMs: options.syncDeadlineMs });
-  const answering = dispatchAndAnswer(deps, runtime, event, clock)
+  const answering = answerInstalled(deps, runtime, event, clock)
     .then((answer) => {
       if (answer.followUp !== undefined) deps.followUps.start({ event, followUp: answer.followUp });
       return answer.ack;

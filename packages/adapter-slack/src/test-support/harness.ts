@@ -41,7 +41,9 @@ export async function startHarness(
   const log = observationLog();
   const adapter = createSlackAdapter({
     signingSecret: SECRET,
-    ...(options.adapter?.tokenResolver === undefined ? { botToken: BOT_TOKEN } : {}),
+    ...(options.adapter?.tokenResolver === undefined && options.adapter?.installations === undefined
+      ? { botToken: BOT_TOKEN }
+      : {}),
     apiUrl: fake.url,
     webClientOptions: { retryConfig: { retries: 0 } },
     ...options.adapter,

@@ -20,6 +20,8 @@ function noContent(res: ServerResponse): void {
 export class FakeDiscordStore {
   readonly #channels = new Map<string, Record<string, unknown>[]>();
   readonly #interactionChannels = new Map<string, string>();
+  /** Registered commands per `application` or `application/guild`, as the last PUT left them. */
+  readonly #commands = new Map<string, Record<string, unknown>[]>();
   readonly #botUserId: string;
   readonly #gatewayUrl: string | undefined;
   #seq = 0;
@@ -134,20 +136,22 @@ export class FakeDiscordStore {
       case 'PUT /applications/:application/commands':
       case 'PUT /applications/:application/guilds/:guild/commands': {
         const list = Array.isArray(call.body) ? (call.body as Record<string, unknown>[]) : [];
-        json(
-          res,
-          200,
-          list.map((command) => ({
-            id: this.#nextId(),
-            application_id: p.application,
-            version: '1',
-            type: 1,
-            ...(p.guild !== undefined ? { guild_id: p.guild } : {}),
-            ...command,
-          })),
-        );
+        const registered = list.map((command) => ({
+          id: this.#nextId(),
+          application_id: p.application,
+          version: '1',
+          type: 1,
+          ...(p.guild !== undefined ? { guild_id: p.guild } : {}),
+          ...command,
+        }));
+        this.#commands.set(`${p.application}/${p.guild ?? ''}`, registered);
+        json(res, 200, registered);
         return;
       }
+      case 'GET /applications/:application/commands':
+      case 'GET /applications/:application/guilds/:guild/commands':
+        json(res, 200, this.#commands.get(`${p.application}/${p.guild ?? ''}`) ?? []);
+        return;
       case 'GET /gateway/bot':
         json(res, 200, {
           url: this.#gatewayUrl ?? 'ws://127.0.0.1:1',

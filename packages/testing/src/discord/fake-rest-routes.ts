@@ -18,6 +18,8 @@ export type FakeDiscordRoute =
   | 'DELETE /channels/:channel/messages/:message/reactions/:emoji/@me'
   | 'PUT /applications/:application/commands'
   | 'PUT /applications/:application/guilds/:guild/commands'
+  | 'GET /applications/:application/commands'
+  | 'GET /applications/:application/guilds/:guild/commands'
   | 'GET /gateway/bot';
 
 const ROUTE_PATTERNS: readonly (readonly [FakeDiscordRoute, RegExp])[] = [
@@ -56,6 +58,11 @@ const ROUTE_PATTERNS: readonly (readonly [FakeDiscordRoute, RegExp])[] = [
   ['PUT /applications/:application/commands', /^\/applications\/([^/]+)\/commands$/],
   [
     'PUT /applications/:application/guilds/:guild/commands',
+    /^\/applications\/([^/]+)\/guilds\/([^/]+)\/commands$/,
+  ],
+  ['GET /applications/:application/commands', /^\/applications\/([^/]+)\/commands$/],
+  [
+    'GET /applications/:application/guilds/:guild/commands',
     /^\/applications\/([^/]+)\/guilds\/([^/]+)\/commands$/,
   ],
   ['GET /gateway/bot', /^\/gateway\/bot$/],

@@ -5,6 +5,8 @@ import {
   readBody,
   startLoopbackHttp,
 } from '../support/loopback-http.js';
+import { FakeOAuthServer } from './fake-oauth.js';
+import type { FakeSlackOAuth, FakeSlackOAuthOptions } from './fake-oauth-types.js';
 
 /** One call the fake received. */
 export interface FakeSlackApiCall {
@@ -52,6 +54,8 @@ export interface FakeSlackApi {
   hang(method: string): void;
   /** Resolves once `method` has received `count` calls in total; rejects after `timeoutMs` (5000). */
   waitForCalls(method: string, count?: number, timeoutMs?: number): Promise<FakeSlackApiCall[]>;
+  /** The OAuth side (consent page, `oauth.v2.access`), when started with `oauth`. */
+  readonly oauth: FakeSlackOAuth | undefined;
   /** Stops the server and drops open connections. Idempotent. */
   close(): Promise<void>;
 }
@@ -64,6 +68,13 @@ export interface FakeSlackApiOptions {
   readonly botUserId?: string;
   readonly botId?: string;
   readonly teamId?: string;
+  /**
+   * Serve Slack's OAuth too (`fake-oauth.ts`): a consent page at `/oauth/v2/authorize`,
+   * `oauth.v2.access` (code exchange and refresh grants), and `auth.test` answered per issued token.
+   * Tokens it issued are accepted until revoked or expired; with `oauth` set, other tokens are
+   * accepted only when listed in `tokens`.
+   */
+  readonly oauth?: FakeSlackOAuthOptions;
 }
 
 function parseArgs(raw: string, contentType: string | undefined): Record<string, unknown> {
@@ -98,6 +109,13 @@ function tokenOf(req: IncomingMessage, args: Record<string, unknown>): string | 
   const header = req.headers.authorization;
   if (typeof header === 'string' && header.startsWith('Bearer ')) return header.slice(7);
   return typeof args.token === 'string' ? args.token : undefined;
+}
+
+function basicOf(req: IncomingMessage): { id?: string; secret?: string } {
+  const header = req.headers.authorization;
+  if (typeof header !== 'string' || !header.startsWith('Basic ')) return {};
+  const [id, secret] = Buffer.from(header.slice(6), 'base64').toString('utf8').split(':');
+  return { ...(id ? { id } : {}), ...(secret ? { secret } : {}) };
 }
 
 /**
@@ -188,7 +206,9 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
     }
   };
 
+  let oauth: FakeOAuthServer | undefined;
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (oauth?.serveBrowser(req, res) === true) return;
     const raw = await readBody(req);
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const isResponseUrl = path.startsWith('/response/');
@@ -211,6 +231,21 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
       send(200, { ok: true });
       return;
     }
+    if (oauth !== undefined && method === 'oauth.v2.access') {
+      send(200, oauth.access(args, basicOf(req)));
+      return;
+    }
+    const issued = oauth !== undefined && token !== undefined ? oauth.check(token) : undefined;
+    if (issued !== undefined) {
+      if ('error' in issued) send(200, { ok: false, error: issued.error });
+      else if (method === 'auth.test') send(200, oauth!.authTest(issued.workspace, issued.kind));
+      else send(200, answer(method, args));
+      return;
+    }
+    if (oauth !== undefined && !(options.tokens ?? []).includes(token ?? '')) {
+      send(200, { ok: false, error: token ? 'invalid_auth' : 'not_authed' });
+      return;
+    }
     if (token === undefined || token.length === 0) {
       send(200, { ok: false, error: 'not_authed' });
       return;
@@ -224,6 +259,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
 
   const http = await startLoopbackHttp(handle);
   const { origin } = http;
+  if (options.oauth !== undefined) oauth = new FakeOAuthServer(options.oauth, origin);
 
   return {
     url: `${origin}/api/`,
@@ -256,6 +292,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
         () => `${method} got ${matching().length} of ${count} calls`,
       );
     },
+    oauth,
     close: () => http.close(),
   };
 }

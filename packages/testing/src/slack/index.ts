@@ -11,6 +11,12 @@ export {
   type ReactionEventOptions,
   SLACK_TEST_IDS,
 } from './event-payloads.js';
+export type {
+  FakeIssuedToken,
+  FakeSlackOAuth,
+  FakeSlackOAuthOptions,
+  FakeWorkspace,
+} from './fake-oauth-types.js';
 export {
   type FakeConnectionsOpenFailure,
   type FakeDisconnectReason,
