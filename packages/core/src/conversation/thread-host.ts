@@ -26,14 +26,17 @@ export class ThreadHost {
     this.#emit = emit;
   }
 
-  /** The State as `Subscriptions`, or throws `StateCapabilityMissingError` (reported once). */
+  /**
+   * The State as `Subscriptions`, or throws `StateCapabilityMissingError` (reported once; without
+   * `event` the caller is the `subscribed_message` route registration).
+   */
   subscriptions(event?: RtEvent): State & Subscriptions {
     if (hasSubscriptions(this.state)) return this.state;
     throw this.#missing('Subscriptions', event);
   }
 
   /** The State as `FencedThreadState`, or throws `StateCapabilityMissingError` (reported once). */
-  threadState(event?: RtEvent): State & FencedThreadState {
+  threadState(event: RtEvent): State & FencedThreadState {
     if (hasFencedThreadState(this.state)) return this.state;
     throw this.#missing('FencedThreadState', event);
   }
@@ -41,12 +44,17 @@ export class ThreadHost {
   #missing(capability: ThreadCapability, event: RtEvent | undefined): StateCapabilityMissingError {
     if (!this.#reported.has(capability)) {
       this.#reported.add(capability);
-      this.#emit({
-        type: 'state_capability_missing',
-        at: Date.now(),
-        capability,
-        ...(event === undefined ? {} : { event: eventRef(event) }),
-      });
+      const at = Date.now();
+      this.#emit(
+        event === undefined
+          ? {
+              type: 'state_capability_missing',
+              at,
+              capability: 'Subscriptions',
+              route: 'subscribed_message',
+            }
+          : { type: 'state_capability_missing', at, capability, event: eventRef(event) },
+      );
     }
     return new StateCapabilityMissingError(capability);
   }
