@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   NotInThreadError,
+  PreemptedError,
   StaleFenceError,
   StateCapabilityMissingError,
   StateUnavailableError,
@@ -12,7 +13,7 @@ import {
 import type { HandlerContext } from '../routing/handler.js';
 import type { CreateRuntimeOptions } from '../runtime/options.js';
 import { setup } from '../test-support/setup.js';
-import { settledOf } from '../test-support/test-adapter.js';
+import { deferred, settledOf } from '../test-support/test-adapter.js';
 import { TestState } from '../test-support/test-state.js';
 import { ThreadTestState } from '../test-support/test-thread-state.js';
 import { THREAD_DEFAULTS } from './thread-options.js';
@@ -232,5 +233,26 @@ describe('ctx.thread.state', () => {
     );
     expect(outcome.error).toMatchObject({ message: 'stop' });
     expect(writes(state)).toEqual([]);
+  });
+  it('rejects with PreemptedError and sends nothing once the handler knows its lease was lost', async () => {
+    const state = new ThreadTestState();
+    const { runtime, adapter } = setup({ state, lockTtlMs: 3000 });
+    const lost = deferred();
+    let error: unknown;
+    runtime.onMessage(async (ctx) => {
+      await ctx.thread.state.set({ step: 1 });
+      ctx.signal.addEventListener('abort', () => lost.resolve());
+      await lost.promise;
+      error = await ctx.thread.state.set({ step: 2 }).catch((thrown: unknown) => thrown);
+    });
+    const result = await adapter.send(THREAD);
+    await vi.advanceTimersByTimeAsync(0);
+    // A successor holds the key now: the next renewal finds the lease lost.
+    state.locks.set(KEY, { token: 'successor', fence: 99, expiresAt: Date.now() + 60_000 });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect((await settledOf(result)).outcome).toBe('preempted');
+    expect(error).toBeInstanceOf(PreemptedError);
+    expect(writes(state)).toHaveLength(1);
+    expect(state.records.get(KEY)?.value).toBe('{"step":1}');
   });
 });
