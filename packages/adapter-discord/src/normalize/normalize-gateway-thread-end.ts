@@ -19,7 +19,8 @@ const text = (value: unknown): string | undefined =>
  * runtime ends the thread's subscription before routing it (`onEvent('THREAD_DELETE')` sees it
  * too). Identity: `<t>:<thread id>` (THREAD_UPDATE adds its `archive_timestamp`, so a later
  * archive of the same thread is a new event). Any other THREAD_UPDATE is `undefined`: not a thread
- * end (it may still be dispatched raw through `rawDispatches`). Needs the `Guilds` intent (default).
+ * end (it may still be dispatched raw through `rawDispatches`). Needs the `Guilds` intent (on by
+ * default).
  */
 export function normalizeGatewayThreadEnd(
   t: 'THREAD_UPDATE' | 'THREAD_DELETE',

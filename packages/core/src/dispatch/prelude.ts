@@ -47,10 +47,10 @@ export interface PreludeHost {
 /**
  * The dispatch pipeline (SPEC 3): validate, shutdown check, the conversation step (a thread that
  * ended loses its subscription; a plain message of a subscribed thread routes to
- * `onSubscribedMessage`: one State read, only for plain messages in threads), route (under `kind`,
- * else under `fallbackKind`), lock scope, admission (deferred only), one dedupe mark of every identity of the
- * event (`markIdentities`: with `aliases`, one atomic multi-key mark), then the deferred or sync
- * runner. Every refusal is observed and counted:
+ * `onSubscribedMessage`: one State read, only for plain messages in threads), route (under
+ * `kind`, else under `fallbackKind`), lock scope, admission (deferred only), one dedupe mark of
+ * every identity of the event (`markIdentities`: with `aliases`, one atomic multi-key mark), then
+ * the deferred or sync runner. Every refusal is observed and counted:
  * `AdmissionRejectedError` (shutdown, capacity), `PreludeError` (the State failed to mark, or the
  * lock scope function failed; nothing marked), `InvalidEventError` (the event breaks the event
  * contract; not counted as received).
