@@ -9,6 +9,7 @@ import { createSlackAdapter, type SlackAdapter } from '@rt/adapter-slack';
 import { createRuntime, type FetchHandler, type Observer, type Runtime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { onMention } from './handlers/mention.js';
+import { followThreads } from './handlers/running-summary.js';
 import { STATUS_COMMAND, statusCommand } from './handlers/status-command.js';
 
 /** What `createBot` needs. */
@@ -78,6 +79,7 @@ export function createBot(options: BotOptions): Bot {
   // The same handlers answer on both platforms: routes match the neutral kinds (docs/events.md).
   runtime.onMention(onMention);
   runtime.onCommand(STATUS_COMMAND, statusCommand(runtime));
+  followThreads(runtime); // docs/conversations.md: subscribe at a mention, keep a running summary
 
   let closing: Promise<void> | undefined;
   return {

@@ -11,6 +11,15 @@ export type {
   PostedMessage,
 } from './adapter/adapter.js';
 export { isHistoryReader } from './adapter/adapter.js';
+export type {
+  SubscribeOptions,
+  ThreadCallOptions,
+  ThreadContext,
+  ThreadStateHandle,
+  ThreadStateWriteOptions,
+} from './conversation/thread-context.js';
+export { threadKeyOf } from './conversation/thread-key.js';
+export { THREAD_DEFAULTS, type ThreadDefaults } from './conversation/thread-options.js';
 export type { DispatchOptions, DispatchResult } from './dispatch/dispatch-result.js';
 export {
   AdmissionRejectedError,
@@ -18,13 +27,20 @@ export {
   DetachTimeoutError,
   hasErrorCode,
   InvalidEventError,
+  NotInThreadError,
   PayloadTooLargeError,
   PreemptedError,
   PreludeError,
   RtError,
   ShutdownError,
+  StaleFenceError,
+  StateCapabilityMissingError,
   StateClosedError,
   StateUnavailableError,
+  ThreadStateConflictError,
+  ThreadStateSerializationError,
+  ThreadStateTooLargeError,
+  UnfencedWriteError,
 } from './errors.js';
 export type { DeliveryRetry, EventKind, EventRef, RtEvent } from './event/event.js';
 export { eventRef } from './event/event.js';

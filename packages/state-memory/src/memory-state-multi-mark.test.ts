@@ -46,10 +46,24 @@ describe('memory state markEvents with a fake clock', () => {
         true,
       );
     }
-    expect(state.stats()).toEqual({ marks: 1000, locks: 0, scheduled: 1000, waiters: 0 });
+    expect(state.stats()).toEqual({
+      marks: 1000,
+      locks: 0,
+      scheduled: 1000,
+      waiters: 0,
+      subscriptions: 0,
+      threadStates: 0,
+    });
     advance(500);
     advance(100);
-    expect(state.stats()).toEqual({ marks: 0, locks: 0, scheduled: 0, waiters: 0 });
+    expect(state.stats()).toEqual({
+      marks: 0,
+      locks: 0,
+      scheduled: 0,
+      waiters: 0,
+      subscriptions: 0,
+      threadStates: 0,
+    });
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -102,7 +116,14 @@ describe('memory state markEvents with a fake clock', () => {
         throw new Error(`step ${step}: ${JSON.stringify(stats)}`);
     }
     advance(1000);
-    expect(state.stats()).toEqual({ marks: 0, locks: 0, scheduled: 0, waiters: 0 });
+    expect(state.stats()).toEqual({
+      marks: 0,
+      locks: 0,
+      scheduled: 0,
+      waiters: 0,
+      subscriptions: 0,
+      threadStates: 0,
+    });
   });
 
   it('rejects after close with StateClosedError and validates before marking anything', async () => {

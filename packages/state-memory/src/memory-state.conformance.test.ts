@@ -4,4 +4,6 @@ import { createMemoryState } from './memory-state.js';
 runStateConformance('memory state', () => createMemoryState(), {
   lockWakeups: true,
   multiKeyMark: true,
+  subscriptions: true,
+  threadState: true,
 });

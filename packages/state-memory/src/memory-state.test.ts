@@ -62,9 +62,23 @@ describe('createMemoryState with a fake clock', () => {
       await state.markEvent(`event-${index}`, 500);
       await state.acquireLock(`lock-${index}`, 500);
     }
-    expect(state.stats()).toEqual({ marks: 5000, locks: 5000, scheduled: 10_000, waiters: 0 });
+    expect(state.stats()).toEqual({
+      marks: 5000,
+      locks: 5000,
+      scheduled: 10_000,
+      waiters: 0,
+      subscriptions: 0,
+      threadStates: 0,
+    });
     clock.advance(500);
-    expect(state.stats()).toEqual({ marks: 0, locks: 0, scheduled: 0, waiters: 0 });
+    expect(state.stats()).toEqual({
+      marks: 0,
+      locks: 0,
+      scheduled: 0,
+      waiters: 0,
+      subscriptions: 0,
+      threadStates: 0,
+    });
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -119,12 +133,26 @@ describe('createMemoryState with a fake clock', () => {
       expect(await state.releaseLock(lease!)).toBe(true);
       if (cycle % 10_000 === 0) clock.advance(1); // a sweeper tick now and then
     }
-    expect(state.stats()).toEqual({ marks: 0, locks: 1, scheduled: 1, waiters: 0 });
+    expect(state.stats()).toEqual({
+      marks: 0,
+      locks: 1,
+      scheduled: 1,
+      waiters: 0,
+      subscriptions: 0,
+      threadStates: 0,
+    });
     const held = await state.acquireLock('k', 30_000);
     expect(state.stats()).toMatchObject({ locks: 2, scheduled: 2 });
     await state.releaseLock(held!);
     await state.releaseLock(other!);
-    expect(state.stats()).toEqual({ marks: 0, locks: 0, scheduled: 0, waiters: 0 });
+    expect(state.stats()).toEqual({
+      marks: 0,
+      locks: 0,
+      scheduled: 0,
+      waiters: 0,
+      subscriptions: 0,
+      threadStates: 0,
+    });
   });
 
   it('keeps exactly one queued check per stored entry under a random mix of operations', async () => {
@@ -159,7 +187,14 @@ describe('createMemoryState with a fake clock', () => {
       }
     }
     clock.advance(1000);
-    expect(state.stats()).toEqual({ marks: 0, locks: 0, scheduled: 0, waiters: 0 });
+    expect(state.stats()).toEqual({
+      marks: 0,
+      locks: 0,
+      scheduled: 0,
+      waiters: 0,
+      subscriptions: 0,
+      threadStates: 0,
+    });
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -170,7 +205,14 @@ describe('createMemoryState with a fake clock', () => {
     expect(vi.getTimerCount()).toBe(1);
     await state.close();
     expect(vi.getTimerCount()).toBe(0);
-    expect(state.stats()).toEqual({ marks: 0, locks: 0, scheduled: 0, waiters: 0 });
+    expect(state.stats()).toEqual({
+      marks: 0,
+      locks: 0,
+      scheduled: 0,
+      waiters: 0,
+      subscriptions: 0,
+      threadStates: 0,
+    });
   });
 
   it('rejects after close with StateClosedError', async () => {

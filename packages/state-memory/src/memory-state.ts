@@ -13,16 +13,27 @@
 import { randomUUID } from 'node:crypto';
 import type { Lease, State } from '@rt/core';
 import { StateClosedError } from '@rt/core';
-import type { LockWakeups, MultiKeyMark } from '@rt/core/state';
+import type {
+  FencedThreadState,
+  LockWakeups,
+  MultiKeyMark,
+  Subscriptions,
+  ThreadStateRecord,
+  ThreadStateWriteResult,
+} from '@rt/core/state';
 import {
+  assertExpectedVersion,
+  assertFence,
   assertKey,
   assertLease,
   assertMarkKeys,
+  assertThreadStateValue,
   assertTimeoutMs,
   assertTtlMs,
   ReleaseWaiters,
 } from '@rt/core/state';
 import { ExpiryHeap, type ExpiryItem } from './expiry-heap.js';
+import { MemoryConversations } from './memory-conversations.js';
 import {
   type MemoryStateOptions,
   type ResolvedMemoryStateOptions,
@@ -42,10 +53,22 @@ export interface MemoryStateStats {
   readonly scheduled: number;
   /** Callers parked in `waitForRelease`. */
   readonly waiters: number;
+  /** Thread subscriptions stored, including expired ones not yet reclaimed. */
+  readonly subscriptions: number;
+  /** Thread states stored, including expired ones not yet reclaimed. */
+  readonly threadStates: number;
 }
 
-/** A memory `State` with the `LockWakeups` and `MultiKeyMark` capabilities and introspection. */
-export interface MemoryState extends State, LockWakeups, MultiKeyMark {
+/**
+ * A memory `State` with the `LockWakeups`, `MultiKeyMark`, `Subscriptions` and
+ * `FencedThreadState` capabilities and introspection.
+ */
+export interface MemoryState
+  extends State,
+    LockWakeups,
+    MultiKeyMark,
+    Subscriptions,
+    FencedThreadState {
   /** Live counts; cheap (no scan). */
   stats(): MemoryStateStats;
 }
@@ -81,6 +104,10 @@ type Scheduled =
  * `markEvent`'s, with the same expiry and reclamation: each key of a successful call is one mark
  * entry with one queued check.
  *
+ * Subscriptions and thread state (the `Subscriptions` and `FencedThreadState` capabilities) live
+ * beside them with the same expiry model; a thread state write is accepted only when its fence is
+ * at least the stored one (docs/conversations.md).
+ *
  * After `close()` (idempotent; stops the sweeper, drops all entries, rejects parked waiters) every
  * operation rejects with `StateClosedError`. Bad arguments reject with `TypeError`/`RangeError`.
  */
@@ -94,12 +121,14 @@ class MemoryStateImpl implements MemoryState {
   readonly #locks = new Map<string, LockEntry>();
   readonly #expiries = new ExpiryHeap<Scheduled>();
   readonly #waiters = new ReleaseWaiters();
+  readonly #conversations: MemoryConversations;
   #lastFence = 0;
   #sweepTimer: NodeJS.Timeout | undefined;
   #closed: Promise<void> | undefined;
 
   constructor(options: ResolvedMemoryStateOptions) {
     this.#options = options;
+    this.#conversations = new MemoryConversations(options);
   }
 
   async markEvent(key: string, ttlMs: number): Promise<boolean> {
@@ -200,12 +229,60 @@ class MemoryStateImpl implements MemoryState {
     await this.#waiters.wait(key, Math.min(timeoutMs, held.expiresAt - now), signal);
   }
 
+  async subscribe(threadKey: string, ttlMs: number): Promise<void> {
+    this.#assertOpen('subscribe');
+    assertKey(threadKey, 'threadKey');
+    assertTtlMs(ttlMs);
+    this.#conversations.subscribe(threadKey, ttlMs);
+  }
+
+  async unsubscribe(threadKey: string): Promise<boolean> {
+    this.#assertOpen('unsubscribe');
+    assertKey(threadKey, 'threadKey');
+    return this.#conversations.unsubscribe(threadKey);
+  }
+
+  async isSubscribed(threadKey: string): Promise<boolean> {
+    this.#assertOpen('isSubscribed');
+    assertKey(threadKey, 'threadKey');
+    return this.#conversations.isSubscribed(threadKey);
+  }
+
+  async touchSubscription(threadKey: string): Promise<boolean> {
+    this.#assertOpen('touchSubscription');
+    assertKey(threadKey, 'threadKey');
+    return this.#conversations.touch(threadKey);
+  }
+
+  async readThreadState(threadKey: string): Promise<ThreadStateRecord | null> {
+    this.#assertOpen('readThreadState');
+    assertKey(threadKey, 'threadKey');
+    return this.#conversations.read(threadKey);
+  }
+
+  async writeThreadState(
+    threadKey: string,
+    value: string,
+    fence: number,
+    ttlMs: number,
+    expectedVersion?: number,
+  ): Promise<ThreadStateWriteResult> {
+    this.#assertOpen('writeThreadState');
+    assertKey(threadKey, 'threadKey');
+    assertThreadStateValue(value);
+    assertFence(fence);
+    assertTtlMs(ttlMs);
+    assertExpectedVersion(expectedVersion);
+    return this.#conversations.write(threadKey, value, fence, ttlMs, expectedVersion);
+  }
+
   stats(): MemoryStateStats {
     return {
       marks: this.#marks.size,
       locks: this.#locks.size,
       scheduled: this.#expiries.size,
       waiters: this.#waiters.size,
+      ...this.#conversations.sizes,
     };
   }
 
@@ -215,6 +292,7 @@ class MemoryStateImpl implements MemoryState {
       this.#expiries.clear();
       this.#marks.clear();
       this.#locks.clear();
+      this.#conversations.close();
       this.#waiters.rejectAll(new StateClosedError('memory', 'waitForRelease'));
       this.#closed = Promise.resolve();
     }

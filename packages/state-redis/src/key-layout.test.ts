@@ -32,6 +32,19 @@ describe('keyLayout', () => {
     }
   });
 
+  it('keeps the subscription and state of one thread key in one slot, tagged by it', () => {
+    const awkward = ['slack:T1:C1:1.1', 'discord:G:C:{x}', '}{', '%7B'];
+    const layout = keyLayout('rt:');
+    expect(layout.subscriptionKey('slack:T1:C1:1.1')).toBe('rt:{slack:T1:C1:1.1}:sub');
+    expect(layout.threadStateKey('slack:T1:C1:1.1')).toBe('rt:{slack:T1:C1:1.1}:state');
+    for (const key of awkward) {
+      const tag = hashedPart(layout.subscriptionKey(key));
+      expect(tag, key).toBe(hashedPart(layout.threadStateKey(key)));
+      // Under thread scope the thread key is the lock key: the lock shares the slot too.
+      expect(tag, key).toBe(hashedPart(layout.lockKey(key)));
+    }
+  });
+
   it('never maps two different keys to the same Redis key', () => {
     const layout = keyLayout('rt:');
     const keys = ['{', '%7B', '%257B', '}', '%7D', '%', '%25', 'a', 'b'];

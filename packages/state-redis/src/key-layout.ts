@@ -11,12 +11,16 @@
  *   <prefix>{<key>}:lock                 lock holder's token, expires with the lease
  *   <prefix>{<key>}:fence                last fence issued for the lock, outlives the lease by
  *                                        fenceRetentionMs
+ *   <prefix>{<threadKey>}:sub            thread subscription, value: its TTL in ms, expires after it
+ *   <prefix>{<threadKey>}:state          thread state, a hash (v value, f fence, n version),
+ *                                        expires after its last write's TTL
  *   <prefix>lock-released                pub/sub channel; each message is a released lock's key
  *
  * So the lock and fence keys of one lock share a Redis Cluster slot (one script may touch both),
  * and so do all dedupe marks of one installation (one `markEvents` script marks several identities
- * of one delivery; `markEvent` and `markEvents` name the same Redis key for a key). Locks spread
- * over slots by key, marks by installation. The prefix must not contain `{` or `}`.
+ * of one delivery; `markEvent` and `markEvents` name the same Redis key for a key), and so do
+ * one thread's subscription and state (tagged by the thread key). Locks spread over slots by key,
+ * marks by installation, threads by thread. The prefix must not contain `{` or `}`.
  */
 import { markKeyInstallation } from '@rt/core/state';
 
@@ -25,6 +29,8 @@ export interface KeyLayout {
   markKey(key: string): string;
   lockKey(key: string): string;
   fenceKey(key: string): string;
+  subscriptionKey(threadKey: string): string;
+  threadStateKey(threadKey: string): string;
   readonly releaseChannel: string;
 }
 
@@ -40,6 +46,8 @@ export function keyLayout(prefix: string): KeyLayout {
     },
     lockKey: (key: string) => `${tagged(key)}:lock`,
     fenceKey: (key: string) => `${tagged(key)}:fence`,
+    subscriptionKey: (threadKey: string) => `${tagged(threadKey)}:sub`,
+    threadStateKey: (threadKey: string) => `${tagged(threadKey)}:state`,
     releaseChannel: `${prefix}lock-released`,
   });
 }

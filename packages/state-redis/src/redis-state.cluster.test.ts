@@ -43,7 +43,13 @@ afterAll(async () => {
 runStateConformance(
   'redis state on a Redis Cluster client',
   () => createRedisState({ client: cluster }),
-  { lockWakeups: true, multiKeyMark: true, shortTtlMs: 150 },
+  {
+    lockWakeups: true,
+    multiKeyMark: true,
+    subscriptions: true,
+    threadState: true,
+    shortTtlMs: 150,
+  },
 );
 
 describe('redis state on a Redis Cluster client', () => {

@@ -14,5 +14,7 @@ afterAll(async () => {
 runStateConformance('redis state (own client)', () => createRedisState({ url: redis.url }), {
   lockWakeups: true,
   multiKeyMark: true,
+  subscriptions: true,
+  threadState: true,
   shortTtlMs: 150,
 });

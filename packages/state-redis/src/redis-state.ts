@@ -5,7 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Lease, State } from '@rt/core';
 import { StateClosedError } from '@rt/core';
-import type { LockWakeups, MultiKeyMark } from '@rt/core/state';
+import type {
+  FencedThreadState,
+  LockWakeups,
+  MultiKeyMark,
+  Subscriptions,
+  ThreadStateRecord,
+  ThreadStateWriteResult,
+} from '@rt/core/state';
 import {
   assertKey,
   assertLease,
@@ -22,6 +29,7 @@ import {
   type ResolvedRedisStateOptions,
   resolveRedisStateOptions,
 } from './options.js';
+import { CONVERSATION_SCRIPTS, RedisConversations } from './redis-conversations.js';
 import { ReleaseSubscriber } from './release-subscriber.js';
 import {
   acquireScript,
@@ -31,8 +39,16 @@ import {
   renewScript,
 } from './scripts/scripts.js';
 
-/** A Redis `State` with the `LockWakeups` and `MultiKeyMark` capabilities. */
-export interface RedisState extends State, LockWakeups, MultiKeyMark {
+/**
+ * A Redis `State` with the `LockWakeups`, `MultiKeyMark`, `Subscriptions` and `FencedThreadState`
+ * capabilities.
+ */
+export interface RedisState
+  extends State,
+    LockWakeups,
+    MultiKeyMark,
+    Subscriptions,
+    FencedThreadState {
   /**
    * The State's own command connection: created from `url`, or duplicated from the caller's
    * `client` (never the caller's client itself), with the fail-fast settings. For inspection and
@@ -64,6 +80,9 @@ export interface RedisState extends State, LockWakeups, MultiKeyMark {
  * - `renewLock` / `releaseLock`: `renew.lua` / `release.lua`, both compare the token first; a
  *   release is announced on `<prefix>lock-released` for `waitForRelease`.
  *
+ * - Subscriptions and thread state: see `RedisConversations` (`redis-conversations.ts`); a thread
+ *   state write is accepted only when its fence is at least the stored one.
+ *
  * Failures: an unreachable server, a timeout past `commandTimeoutMs` or a server error reject
  * with `StateUnavailableError`. Nothing is queued while disconnected and nothing is re-sent after a
  * reconnect, so a failed operation is never sent again later; its command may still have run on
@@ -82,6 +101,7 @@ export function createRedisState(options: RedisStateOptions): RedisState {
     releaseScript,
     markEventsScript,
     forgetMarksScript,
+    ...CONVERSATION_SCRIPTS,
   ]) {
     void script.sha;
   }
@@ -95,6 +115,7 @@ class RedisStateImpl implements RedisState {
   readonly #waiters = new ReleaseWaiters();
   readonly #subscriber: ReleaseSubscriber;
   readonly #marks: MarkWriter;
+  readonly #conversations: RedisConversations;
   #closing: Promise<void> | undefined;
 
   constructor(options: ResolvedRedisStateOptions, connection: Connection) {
@@ -107,6 +128,7 @@ class RedisStateImpl implements RedisState {
       this.#waiters,
     );
     this.#marks = new MarkWriter(connection, () => this.#closing !== undefined);
+    this.#conversations = new RedisConversations(connection, this.#keys);
     connection.client.on('ready', () => this.#marks.compensate());
   }
 
@@ -209,6 +231,36 @@ class RedisStateImpl implements RedisState {
       settled = true;
       clearTimeout(lapseTimer);
     }
+  }
+
+  subscribe(threadKey: string, ttlMs: number): Promise<void> {
+    return this.#conversations.subscribe(threadKey, ttlMs);
+  }
+
+  unsubscribe(threadKey: string): Promise<boolean> {
+    return this.#conversations.unsubscribe(threadKey);
+  }
+
+  isSubscribed(threadKey: string): Promise<boolean> {
+    return this.#conversations.isSubscribed(threadKey);
+  }
+
+  touchSubscription(threadKey: string): Promise<boolean> {
+    return this.#conversations.touchSubscription(threadKey);
+  }
+
+  readThreadState(threadKey: string): Promise<ThreadStateRecord | null> {
+    return this.#conversations.readThreadState(threadKey);
+  }
+
+  writeThreadState(
+    threadKey: string,
+    value: string,
+    fence: number,
+    ttlMs: number,
+    expectedVersion?: number,
+  ): Promise<ThreadStateWriteResult> {
+    return this.#conversations.writeThreadState(threadKey, value, fence, ttlMs, expectedVersion);
   }
 
   close(): Promise<void> {

@@ -1,12 +1,13 @@
 /**
  * `pnpm bench [name...] [--smoke] [--runs N] [--json FILE] [--no-doc]`: runs the named benchmarks
- * (default: all, in order ack, flood, socket, redis, strategies), prints their tables and
+ * (default: all, in order ack, flood, socket, redis, strategies, subscriptions), prints their tables and
  * targets, and writes `docs/benchmarks.md` (not with `--smoke` or `--no-doc`). `--json FILE`
  * also writes the sections as JSON (the smoke test reads it).
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ackBench } from './ack/ack-bench.js';
+import { subscriptionsBench } from './conversation/subscriptions-bench.js';
 import { floodBench } from './flood/flood-bench.js';
 import { redisBench } from './redis/redis-bench.js';
 import { writeDoc } from './report/doc.js';
@@ -26,6 +27,7 @@ const BENCHES: Record<string, (options: BenchRunOptions) => Promise<BenchSection
   socket: socketBench,
   redis: redisBench,
   strategies: strategiesBench,
+  subscriptions: subscriptionsBench,
 };
 
 function parseArgs(argv: readonly string[]) {

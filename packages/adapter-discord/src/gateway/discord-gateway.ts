@@ -13,6 +13,7 @@ import {
   type GatewayNormalized,
   normalizeGatewayMessage,
 } from '../normalize/normalize-gateway-message.js';
+import { normalizeGatewayThreadEnd } from '../normalize/normalize-gateway-thread-end.js';
 import type { DiscordOutbound } from '../outbound/discord-outbound.js';
 import { answerGatewayInteraction } from './answer-gateway-interaction.js';
 import { ConnectionWatch } from './connection-watch.js';
@@ -234,6 +235,11 @@ export class DiscordGateway {
       normalized = normalizeGatewayMessage(d as Parameters<typeof normalizeGatewayMessage>[0], ctx);
     } else if (t === 'MESSAGE_REACTION_ADD' || t === 'MESSAGE_REACTION_REMOVE') {
       if (gateway.reactions) normalized = normalizeGatewayReaction(t, d as GatewayReaction, ctx);
+    } else if (t === 'THREAD_UPDATE' || t === 'THREAD_DELETE') {
+      // A thread's end ends its subscription; any other update is raw only when asked for.
+      normalized =
+        normalizeGatewayThreadEnd(t, d, ctx) ??
+        (gateway.rawDispatches.has(t) ? normalizeGatewayDispatch(t, d, ctx) : undefined);
     } else if (gateway.rawDispatches.has(t)) {
       normalized = normalizeGatewayDispatch(t, d, ctx);
     }

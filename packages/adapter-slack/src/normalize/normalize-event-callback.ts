@@ -4,6 +4,7 @@ import type { SlackEventCallback, SlackInnerEvent } from '../parse/payload-types
 import { installationOfEventCallback, tenantOf } from './installation.js';
 import { messageIdentityOf } from './message-identity.js';
 import { type NormalizeContext, type Normalized, textOf } from './normalized.js';
+import { threadEndedBy } from './thread-end.js';
 
 function kindOf(type: string): EventKind {
   switch (type) {
@@ -71,7 +72,11 @@ function isOwnMessage(body: SlackEventCallback, event: SlackInnerEvent, ctx: Nor
  * with `type`. Id: `event_id`; tenant per SPEC 9.1; thread: `thread_ts ?? ts` (reactions: the
  * reacted-to message). Messages and mentions carry their secondary identity in `aliases`, and
  * the `message` copy of a message mentioning the bot is a `mention` under `'mention-wins'`
- * (`messageIdentityOf`). The bot's own messages and ignored subtypes are acknowledged undispatched.
+ * (`messageIdentityOf`). A top-level message or mention (no `thread_ts`) is its thread's root
+ * (`threadRoot`). The bot's own messages and ignored subtypes are acknowledged undispatched. A
+ * `message_deleted` of a thread's root (someone else's) ends its thread: the event carries
+ * `endsThread` and `thread` = the deleted ts, so the runtime ends that thread's subscription; while
+ * the subtype is ignored (the default) it is dispatched anyway, as `raw` type `message_deleted`.
  * Throws `SlackRequestError` when no tenant can be derived.
  */
 export function normalizeEventCallback(
@@ -79,8 +84,11 @@ export function normalizeEventCallback(
   ctx: NormalizeContext,
 ): Normalized {
   const inner = body.event;
+  const ended = threadEndedBy(inner);
   if (inner.type === 'message' && inner.subtype !== undefined) {
     if (ctx.ignoredMessageSubtypes.has(inner.subtype)) {
+      if (ended !== undefined && !isOwnMessage(body, inner, ctx))
+        return threadEnd(body, ctx, ended);
       return { type: 'ignore', reason: `message subtype ${inner.subtype}` };
     }
   }
@@ -111,7 +119,8 @@ export function normalizeEventCallback(
       shape: 'event_callback',
       type: inner.type,
       channel,
-      thread,
+      thread: ended ?? thread,
+      ...(ended === undefined ? {} : { endsThread: true }),
       user: textOf(inner.user),
       text: isReaction
         ? textOf(inner.reaction)
@@ -119,8 +128,33 @@ export function normalizeEventCallback(
           ? inner.text
           : undefined,
       retry: ctx.retry,
+      ...(!isReaction && textOf(inner.thread_ts) === undefined ? { threadRoot: true } : {}),
       ...(identity.aliases === undefined ? {} : { aliases: identity.aliases }),
       ...(identity.fallbackKind === undefined ? {} : { fallbackKind: identity.fallbackKind }),
+      receivedAt: ctx.receivedAt,
+      payload: body,
+    },
+  };
+}
+
+/** The event of a deleted thread root: `raw`, type `message_deleted`, `endsThread`. */
+function threadEnd(body: SlackEventCallback, ctx: NormalizeContext, thread: string): Normalized {
+  const tenant = tenantOf(installationOfEventCallback(body));
+  if (tenant === undefined)
+    throw new SlackRequestError('event_callback names no team or enterprise');
+  return {
+    type: 'event',
+    event: {
+      adapter: ctx.adapter,
+      tenant,
+      id: body.event_id,
+      kind: 'raw',
+      shape: 'event_callback',
+      type: 'message_deleted',
+      channel: textOf(body.event.channel),
+      thread,
+      endsThread: true,
+      retry: ctx.retry,
       receivedAt: ctx.receivedAt,
       payload: body,
     },

@@ -1,4 +1,6 @@
 import type { Adapter } from '../adapter/adapter.js';
+import { createThreadContext, type ThreadContext } from '../conversation/thread-context.js';
+import type { ThreadHost } from '../conversation/thread-host.js';
 import { hasErrorCode } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 import type { HeldLock } from '../locks/lock-manager.js';
@@ -39,6 +41,7 @@ export async function invokeHandlers(
   delivery: Delivery,
   extras: InvokeExtras = {},
   callHandler?: HandlerCaller,
+  threads?: ThreadHost,
 ): Promise<HandledResult> {
   const controller = new Cancellation();
   const detach =
@@ -49,7 +52,7 @@ export async function invokeHandlers(
           ...(extras.signals ?? []),
           extras.lock?.cancellation,
         ]);
-  const ctx = new RunContext(delivery, controller, extras);
+  const ctx = new RunContext(delivery, controller, extras, threads);
   let response: unknown;
   let error: unknown;
   let failed = false;
@@ -92,8 +95,15 @@ class RunContext implements HandlerContext {
   readonly adapter: Adapter;
   readonly reply: HandlerContext['reply'];
   readonly #cancellation: Cancellation;
+  readonly #threads: ThreadHost | undefined;
+  #thread: ThreadContext | undefined;
 
-  constructor(delivery: Delivery, cancellation: Cancellation, extras: InvokeExtras) {
+  constructor(
+    delivery: Delivery,
+    cancellation: Cancellation,
+    extras: InvokeExtras,
+    threads: ThreadHost | undefined,
+  ) {
     const { event, adapter } = delivery;
     this.event = event;
     this.mode = delivery.mode;
@@ -102,6 +112,7 @@ class RunContext implements HandlerContext {
     this.batch = extras.batch ?? [event];
     this.adapter = adapter;
     this.#cancellation = cancellation;
+    this.#threads = threads;
     this.reply = (message, options) =>
       adapter.reply(event, typeof message === 'string' ? { text: message } : message, {
         signal: options?.signal ?? cancellation.signal,
@@ -110,5 +121,19 @@ class RunContext implements HandlerContext {
 
   get signal(): AbortSignal {
     return this.#cancellation.signal;
+  }
+
+  /** Built on first read, so a handler that never uses its thread costs nothing. */
+  get thread(): ThreadContext {
+    if (this.#thread === undefined) {
+      if (this.#threads === undefined) throw new Error('ctx.thread needs the runtime thread host');
+      const cancellation = this.#cancellation;
+      this.#thread = createThreadContext(this.#threads, {
+        event: this.event,
+        fence: this.lock?.fence,
+        abortReason: () => (cancellation.aborted ? { reason: cancellation.reason } : undefined),
+      });
+    }
+    return this.#thread;
   }
 }

@@ -1,5 +1,7 @@
 import type { Adapter } from '../adapter/adapter.js';
 import type { AdmissionController } from '../admission/admission-controller.js';
+import type { ThreadHost } from '../conversation/thread-host.js';
+import { conversationStep } from '../conversation/thread-routing.js';
 import {
   AdmissionRejectedError,
   type AdmissionRejectionReason,
@@ -26,6 +28,8 @@ export interface PreludeHost {
   /** Runtime-wide lock scope; unset uses the adapter's default, else `thread`. */
   readonly lockScope: LockScope | undefined;
   readonly router: Router;
+  /** Subscriptions and thread state (`ctx.thread`, `onSubscribedMessage`). */
+  readonly threads: ThreadHost;
   readonly admission: AdmissionController;
   readonly ledger: OutcomeLedger;
   readonly runner: DeliveryRunner;
@@ -41,10 +45,12 @@ export interface PreludeHost {
 }
 
 /**
- * The dispatch pipeline (SPEC 3): validate, shutdown check, route (under `kind`, else under
- * `fallbackKind`), lock scope, admission (deferred only), one dedupe mark of every identity of the
- * event (`markIdentities`: with `aliases`, one atomic multi-key mark), then the deferred or sync
- * runner. Every refusal is observed and counted:
+ * The dispatch pipeline (SPEC 3): validate, shutdown check, the conversation step (a thread that
+ * ended loses its subscription; a plain message of a subscribed thread routes to
+ * `onSubscribedMessage`: one State read, only for plain messages in threads), route (under
+ * `kind`, else under `fallbackKind`), lock scope, admission (deferred only), one dedupe mark of
+ * every identity of the event (`markIdentities`: with `aliases`, one atomic multi-key mark), then
+ * the deferred or sync runner. Every refusal is observed and counted:
  * `AdmissionRejectedError` (shutdown, capacity), `PreludeError` (the State failed to mark, or the
  * lock scope function failed; nothing marked), `InvalidEventError` (the event breaks the event
  * contract; not counted as received).
@@ -60,7 +66,12 @@ export async function runPrelude(
   host.count('received');
   const mode = host.modeFor(received, adapter);
   if (host.closed()) reject(host, received, mode, 'shutdown');
-  const { event, handlers } = route(host.router, received);
+  const step = conversationRoute(host, received, mode);
+  const subscribed = step === undefined ? undefined : await step;
+  const { event, handlers } =
+    subscribed === undefined
+      ? route(host.router, received)
+      : { event: received, handlers: subscribed };
   if (handlers.length === 0) {
     host.ledger.note(event, mode, { outcome: 'unrouted' }, event.receivedAt, false);
     return { status: 'unrouted' };
@@ -119,6 +130,34 @@ function route(router: Router, event: RtEvent): { event: RtEvent; handlers: Hand
   return fallbackHandlers.length > 0
     ? { event: fallback, handlers: fallbackHandlers }
     : { event, handlers };
+}
+
+/**
+ * The conversation step (`conversationStep`): `undefined` without State work (no `await`, the
+ * common case), else its result. A State failure is a prelude error (nothing reserved or marked,
+ * the platform retries); shutdown starting meanwhile refuses the event.
+ */
+function conversationRoute(
+  host: PreludeHost,
+  event: RtEvent,
+  mode: DispatchMode,
+): Promise<Handler[] | undefined> | undefined {
+  const step = conversationStep(host.threads, host.router, event);
+  if (step === undefined) return undefined;
+  return step.then(
+    (handlers) => {
+      if (host.closed()) reject(host, event, mode, 'shutdown');
+      return handlers;
+    },
+    (cause: unknown) => {
+      const error = new PreludeError(
+        `could not check the thread subscription of event ${event.id}: the State failed`,
+        { cause },
+      );
+      recordPreludeError(host, event, mode, error, false);
+      throw error;
+    },
+  );
 }
 
 function reject(

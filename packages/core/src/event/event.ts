@@ -100,6 +100,18 @@ export interface RtEvent<Payload = unknown> {
    * `>= 0`, else `InvalidEventError`.
    */
   readonly dedupeTtlMs?: number;
+  /**
+   * True when the event is the first message of its own thread (a Slack top-level message, whose
+   * `thread` is its own ts): it cannot continue a subscribed conversation, so the runtime's
+   * subscription check skips it and makes no State call. docs/conversations.md.
+   */
+  readonly threadRoot?: boolean;
+  /**
+   * True when the event says its thread ended (Discord: the thread archived or deleted; Slack: the
+   * thread's root message deleted): before routing it, the runtime ends the subscription of
+   * `thread` (a State failure there is a prelude error). Needs `thread`. docs/conversations.md.
+   */
+  readonly endsThread?: boolean;
   /** Epoch milliseconds at which the adapter received it. */
   readonly receivedAt: number;
   /** The platform payload, untouched. Never stored in State. */

@@ -46,6 +46,15 @@ export function validateEvent(event: RtEvent): void {
     throw new InvalidEventError(`unknown event.fallbackKind "${String(event.fallbackKind)}"`);
   }
   if (event.aliases !== undefined) validateAliases(event);
+  for (const flag of ['threadRoot', 'endsThread'] as const) {
+    const value: unknown = event[flag];
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new InvalidEventError(`event.${flag} must be a boolean when set`);
+    }
+  }
+  if (event.endsThread === true && event.thread === undefined) {
+    throw new InvalidEventError('event.endsThread needs event.thread: the thread that ends');
+  }
 }
 
 /**

@@ -95,12 +95,24 @@ export type Observation =
        * The runtime wanted an optional State capability the State lacks and fell back; emitted
        * once per runtime and capability. `MultiKeyMark`: `event` (the first such) carried
        * `aliases`, and the runtime marked its primary identity alone (`markEvent`), so a message
-       * the platform sends under two event ids is handled twice. ADR 0012.
+       * the platform sends under two event ids is handled twice. ADR 0012. `Subscriptions` and
+       * `FencedThreadState` (docs/conversations.md): a handler of `event` used `ctx.thread` and
+       * got `StateCapabilityMissingError`.
        */
       readonly type: 'state_capability_missing';
       readonly at: number;
-      readonly capability: 'MultiKeyMark';
+      readonly capability: 'MultiKeyMark' | 'Subscriptions' | 'FencedThreadState';
       readonly event: EventRef;
+    }
+  | {
+      /**
+       * The same, for a route registration: `onSubscribedMessage` (route `subscribed_message`)
+       * needs `Subscriptions`, and threw `StateCapabilityMissingError`. Carries no event.
+       */
+      readonly type: 'state_capability_missing';
+      readonly at: number;
+      readonly capability: 'Subscriptions';
+      readonly route: 'subscribed_message';
     }
   | {
       readonly type: 'shutdown_started' | 'shutdown_finished';

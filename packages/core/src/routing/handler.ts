@@ -1,4 +1,5 @@
 import type { Adapter, OutboundMessage, PostedMessage } from '../adapter/adapter.js';
+import type { ThreadContext } from '../conversation/thread-context.js';
 import type { RtEvent } from '../event/event.js';
 import type { DispatchMode } from '../observe/observation.js';
 
@@ -29,6 +30,11 @@ export interface HandlerContext<Payload = unknown> {
   readonly batch: readonly RtEvent<Payload>[];
   /** The adapter that received the event (cast to its own type for platform calls). */
   readonly adapter: Adapter;
+  /**
+   * The event's thread: subscribe it (its plain messages then go to `onSubscribedMessage`) and
+   * keep one small fenced JSON value for it (docs/conversations.md). Built on first read.
+   */
+  readonly thread: ThreadContext;
   /**
    * Posts a reply to `event` through its adapter (in its thread when it has one). The call gets
    * the handler's `signal` unless `options.signal` is given.

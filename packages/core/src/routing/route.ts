@@ -25,6 +25,11 @@ export type Route =
   | (RouteBase & { readonly kind: 'form_close'; readonly formId?: Pattern })
   | (RouteBase & { readonly kind: 'reaction'; readonly name?: string })
   | (RouteBase & { readonly kind: 'raw'; readonly type: string })
+  /**
+   * A plain message in a subscribed thread (`onSubscribedMessage`; docs/conversations.md). Matched
+   * only by the runtime's subscription check, never by `routeMatches`.
+   */
+  | (RouteBase & { readonly kind: 'subscribed_message' })
   | ((event: RtEvent) => boolean);
 
 function matchesId(pattern: Pattern, value: string | undefined): boolean {
@@ -56,6 +61,7 @@ export function routeMatches(route: Route, event: RtEvent): boolean {
   }
   if (route.adapter !== undefined && route.adapter !== event.adapter) return false;
   if (route.kind === 'raw') return event.type === route.type;
+  if (route.kind === 'subscribed_message') return false;
   if (route.kind !== (event.kind as EventKind)) return false;
   switch (route.kind) {
     case 'mention':
@@ -113,6 +119,7 @@ export function validateRoute(route: Route): void {
     case 'message':
     case 'form_close':
     case 'reaction':
+    case 'subscribed_message':
       break;
     default:
       throw new TypeError(`unknown route kind "${(route as { kind: unknown }).kind}"`);

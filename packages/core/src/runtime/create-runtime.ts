@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Adapter, RuntimeHandle } from '../adapter/adapter.js';
 import { assertAdapter } from '../adapter/assert-adapter.js';
 import { AdmissionController } from '../admission/admission-controller.js';
+import { ThreadHost } from '../conversation/thread-host.js';
 import { DeliveryRunner } from '../dispatch/delivery-runner.js';
 import type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
 import { type PreludeHost, runPrelude } from '../dispatch/prelude.js';
@@ -48,6 +49,7 @@ class RtRuntime implements Runtime {
   readonly #ledger: OutcomeLedger;
   readonly #runner: DeliveryRunner;
   readonly #prelude: PreludeHost;
+  readonly #threads: ThreadHost;
   /**
    * Aborts when shutdown starts: parked work leaves at once. A `Cancellation`, so the listener
    * each waiting delivery puts on it is a set entry, not `EventTarget` work; adapters' `start`
@@ -73,6 +75,7 @@ class RtRuntime implements Runtime {
       if (!this.#finished) this.#emit(observation);
     };
     const observing = () => this.#observers.active;
+    this.#threads = new ThreadHost(options.state, emit);
     this.#ledger = new OutcomeLedger(emit, observing);
     this.#runner = new DeliveryRunner(
       this.#ledger,
@@ -83,6 +86,7 @@ class RtRuntime implements Runtime {
         callHandler: instrumentHandlers(options.observers, (error) =>
           this.#observers.failed(error),
         ),
+        threads: this.#threads,
       },
     );
     this.#locks = new LockManager(options.state, options.lockTtlMs, observeWork);
@@ -99,6 +103,7 @@ class RtRuntime implements Runtime {
       dedupeTtlMs: options.dedupeTtlMs,
       lockScope: options.lockScope,
       router: this.#router,
+      threads: this.#threads,
       admission: this.#admission,
       ledger: this.#ledger,
       runner: this.#runner,
@@ -133,7 +138,14 @@ class RtRuntime implements Runtime {
   }
 
   on(route: Route, handler: Handler): () => void {
+    if (typeof route === 'object' && route?.kind === 'subscribed_message') {
+      this.#threads.subscriptions(); // the State must offer Subscriptions: throws now otherwise
+    }
     return this.#router.add(route, handler);
+  }
+
+  onSubscribedMessage(handler: Handler): () => void {
+    return this.on({ kind: 'subscribed_message' }, handler);
   }
 
   onMention(handler: Handler): () => void {

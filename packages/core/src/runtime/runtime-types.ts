@@ -56,6 +56,15 @@ export interface Runtime {
   /** A message, optionally only those whose text matches `text` (substring or RegExp). */
   onMessage(handler: Handler): () => void;
   onMessage(text: Pattern, handler: Handler): () => void;
+  /**
+   * A plain message (no mention) in a thread a handler subscribed with `ctx.thread.subscribe()`:
+   * it goes to these handlers instead of the `onMessage` ones, and extends the subscription by its
+   * TTL. A mention there still goes to `onMention`, once. Costs one State read per plain message
+   * in a thread, none elsewhere. Throws `StateCapabilityMissingError` at once (after one
+   * `state_capability_missing` observation) when the State lacks `Subscriptions`.
+   * docs/conversations.md.
+   */
+  onSubscribedMessage(handler: Handler): () => void;
   /** A slash/application command, by name (leading `/` optional). */
   onCommand(name: string, handler: Handler): () => void;
   /** A button or other interactive component, by action id. */

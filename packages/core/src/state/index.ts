@@ -19,9 +19,24 @@ export {
   type State,
 } from './state.js';
 export {
+  type FencedThreadState,
+  hasFencedThreadState,
+  hasSubscriptions,
+  MAX_THREAD_STATE_BYTES,
+  type Subscriptions,
+  type ThreadStateRecord,
+  type ThreadStateWriteResult,
+} from './thread-capabilities.js';
+export {
   assertKey,
   assertLease,
   assertMarkKeys,
   assertTimeoutMs,
   assertTtlMs,
 } from './validate-arguments.js';
+export {
+  assertExpectedVersion,
+  assertFence,
+  assertThreadStateValue,
+  utf8Length,
+} from './validate-thread-arguments.js';

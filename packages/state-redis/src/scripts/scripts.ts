@@ -12,5 +12,13 @@ export const renewScript = new LuaScript(new URL('./renew.lua', import.meta.url)
 export const releaseScript = new LuaScript(new URL('./release.lua', import.meta.url));
 /** `mark-events.lua`: mark several keys of one delivery, all or nothing. */
 export const markEventsScript = new LuaScript(new URL('./mark-events.lua', import.meta.url));
+/** `touch-subscription.lua`: check a thread subscription and extend it by its own TTL. */
+export const touchSubscriptionScript = new LuaScript(
+  new URL('./touch-subscription.lua', import.meta.url),
+);
+/** `write-thread-state.lua`: a fenced, optionally version-checked thread state write. */
+export const writeThreadStateScript = new LuaScript(
+  new URL('./write-thread-state.lua', import.meta.url),
+);
 /** `forget-marks.lua`: delete a lost write's marks that still hold its token. */
 export const forgetMarksScript = new LuaScript(new URL('./forget-marks.lua', import.meta.url));

@@ -26,7 +26,17 @@ export interface StateConformanceOptions {
    * property test of concurrent marks of overlapping key sets. Default false.
    */
   multiKeyMark?: boolean;
-  /** How many random plans the `markEvents` property test checks. Default 100. */
+  /**
+   * Also require and test the optional `Subscriptions` capability (thread subscriptions).
+   * Default false.
+   */
+  subscriptions?: boolean;
+  /**
+   * Also require and test the optional `FencedThreadState` capability, including a property test
+   * of two writers with rising and falling fences. Default false.
+   */
+  threadState?: boolean;
+  /** How many random plans each property test (`markEvents`, thread state) checks. Default 100. */
   propertyRuns?: number;
 }
 
@@ -37,6 +47,8 @@ export const DEFAULT_STATE_CONFORMANCE_OPTIONS: Readonly<Required<StateConforman
     concurrency: 50,
     lockWakeups: false,
     multiKeyMark: false,
+    subscriptions: false,
+    threadState: false,
     propertyRuns: 100,
   });
 

@@ -2,7 +2,12 @@
  * Conformance: argument validation and the `close()` lifecycle.
  */
 import { hasErrorCode, type Lease } from '@rt/core';
-import { hasLockWakeups, hasMultiKeyMark } from '@rt/core/state';
+import {
+  hasFencedThreadState,
+  hasLockWakeups,
+  hasMultiKeyMark,
+  hasSubscriptions,
+} from '@rt/core/state';
 import { expect, it } from 'vitest';
 import type { ConformanceContext } from './conformance-context.js';
 
@@ -42,6 +47,12 @@ export function defineLifecycleTests(ctx: ConformanceContext): void {
     );
     expect(hasMultiKeyMark(state), 'has MultiKeyMark: pass { multiKeyMark: true }').toBe(
       ctx.options.multiKeyMark,
+    );
+    expect(hasSubscriptions(state), 'has Subscriptions: pass { subscriptions: true }').toBe(
+      ctx.options.subscriptions,
+    );
+    expect(hasFencedThreadState(state), 'has FencedThreadState: pass { threadState: true }').toBe(
+      ctx.options.threadState,
     );
   });
 

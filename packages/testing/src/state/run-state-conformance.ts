@@ -9,13 +9,16 @@ import { defineFencingTests } from './conformance-fencing.js';
 import { defineLifecycleTests } from './conformance-lifecycle.js';
 import { defineLockTests } from './conformance-locks.js';
 import { defineMultiMarkTests } from './conformance-multi-mark.js';
+import { defineSubscriptionTests } from './conformance-subscriptions.js';
+import { defineThreadStateTests } from './conformance-thread-state.js';
 import { defineWakeupTests } from './conformance-wakeups.js';
 
 /**
  * Defines a vitest `describe(name)` suite that checks `makeState`'s States against the State
  * contract: atomic dedupe, TTL expiry, exclusive token-checked leases, per-key strictly increasing
  * fences, validation, idempotent close (and `LockWakeups` when `options.lockWakeups`,
- * `MultiKeyMark` when `options.multiKeyMark`).
+ * `MultiKeyMark` when `options.multiKeyMark`, `Subscriptions` when `options.subscriptions`,
+ * `FencedThreadState` when `options.threadState`).
  *
  * Call it at the top level of a test file. `makeState` is called once or more per test; every
  * State it returns is closed after the test. Keys carry a random per-run prefix, so States backed
@@ -35,5 +38,7 @@ export function runStateConformance(
     describe('validation and lifecycle', () => defineLifecycleTests(ctx));
     if (ctx.options.lockWakeups) describe('lock wake-ups', () => defineWakeupTests(ctx));
     if (ctx.options.multiKeyMark) describe('multi-key marks', () => defineMultiMarkTests(ctx));
+    if (ctx.options.subscriptions) describe('subscriptions', () => defineSubscriptionTests(ctx));
+    if (ctx.options.threadState) describe('thread state', () => defineThreadStateTests(ctx));
   });
 }
