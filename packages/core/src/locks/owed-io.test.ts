@@ -82,7 +82,9 @@ describe('owed lock I/O', () => {
 
     state.faults.renewLock = () => false;
     const lost = (await locks.tryAcquire(KEY))!;
-    const gone = new Promise((resolve) => lost.cancellation.onAbort(resolve));
+    const gone = new Promise((resolve) =>
+      lost.signal.addEventListener('abort', () => resolve(lost.signal.reason)),
+    );
     (lost as unknown as { renewDue(): void }).renewDue();
     expect(await gone).toBeInstanceOf(PreemptedError);
     await lost.release();
