@@ -26,6 +26,16 @@ describe('readEnv', () => {
     },
   );
 
+  it('reads DISCORD_API_URL the way the Slack examples read SLACK_API_URL', () => {
+    expect(readEnv({ ...base, DISCORD_API_URL: ' http://127.0.0.1:9/api ' }).apiUrl).toBe(
+      'http://127.0.0.1:9/api',
+    );
+    expect(readEnv({ ...base, DISCORD_API_URL: ' ' }).apiUrl).toBeUndefined();
+    expect(() => readEnv({ ...base, DISCORD_API_URL: 'not a url' })).toThrow(
+      /DISCORD_API_URL must be an absolute URL/,
+    );
+  });
+
   it('refuses a bad port', () => {
     expect(() => readEnv({ ...base, PORT: '70000' })).toThrow(/PORT must be an integer/);
   });

@@ -11,7 +11,7 @@ export interface BotEnv {
   readonly port: number;
   /** Interface to bind; `undefined` binds every interface (what a tunnel or proxy needs). */
   readonly host: string | undefined;
-  /** REST base URL override (tests); `undefined` for Discord's. */
+  /** REST base URL (`DISCORD_API_URL`); `undefined` uses Discord's. Point it at a local fake. */
   readonly apiUrl: string | undefined;
 }
 
@@ -37,12 +37,16 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): BotEnv {
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(rawPort)}`);
   }
+  const apiUrl = env.DISCORD_API_URL?.trim() || undefined;
+  if (apiUrl !== undefined && !URL.canParse(apiUrl)) {
+    throw new Error(`DISCORD_API_URL must be an absolute URL, got ${JSON.stringify(apiUrl)}`);
+  }
   return {
     publicKey: required(env, 'DISCORD_PUBLIC_KEY'),
     applicationId: required(env, 'DISCORD_APPLICATION_ID'),
     token: required(env, 'DISCORD_BOT_TOKEN'),
     port,
     host: env.HOST?.trim() || undefined,
-    apiUrl: env.DISCORD_API_URL?.trim() || undefined,
+    apiUrl,
   };
 }

@@ -1,11 +1,12 @@
 /**
- * Entry point: serves the bot over node:http and shuts down gracefully on SIGINT/SIGTERM (runtime
- * first, so admission closes and running handlers drain while the server still answers late
+ * Entry point: serves the bot over node:http and shuts down gracefully on the first SIGINT/SIGTERM,
+ * ignoring repeats while it runs (runtime first, so admission closes and running handlers drain while the server still answers late
  * interactions with the unavailable text; then the server; then the State).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Observation, toNodeListener } from '@rt/core';
+import { shutdownOnSignals } from '@rt/example-shared/signals';
 import { createBot } from './bot.js';
 import { type BotEnv, loadDotEnv, readEnv } from './env.js';
 
@@ -56,23 +57,13 @@ server.listen(env.port, env.host, () => {
   console.log(`rt Discord bot listening on http://${env.host ?? 'localhost'}:${port}/interactions`);
 });
 
-let stopping = false;
-async function stop(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: shutting down`);
-  try {
-    await bot.runtime.shutdown({ graceMs: 10_000 });
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
-    await bot.close();
-    console.log('stopped', bot.runtime.stats().outcomes);
-  } catch (error) {
-    console.error('shutdown failed', error);
-    process.exitCode = 1;
-  }
-}
-process.once('SIGINT', () => void stop('SIGINT'));
-process.once('SIGTERM', () => void stop('SIGTERM'));
+// The first SIGINT/SIGTERM shuts down; repeats while it runs are logged and ignored.
+shutdownOnSignals(async () => {
+  await bot.runtime.shutdown({ graceMs: 10_000 });
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  await bot.close();
+  console.log('stopped', bot.runtime.stats().outcomes);
+});

@@ -29,6 +29,15 @@ describe('readEnv', () => {
     expect(env.discord.apiUrl).toBe('http://127.0.0.1:2/api');
   });
 
+  it.each(['SLACK_API_URL', 'DISCORD_API_URL'])(
+    'refuses a %s that is not an absolute URL',
+    (name) => {
+      expect(() => readEnv({ ...FULL, [name]: 'not a url' })).toThrow(
+        `${name} must be an absolute URL`,
+      );
+    },
+  );
+
   it('DISCORD_GATEWAY=off serves Discord over HTTP only', () => {
     expect(readEnv({ ...FULL, DISCORD_GATEWAY: 'off' }).discord.gateway).toBe(false);
   });

@@ -40,6 +40,15 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return value;
 }
 
+/** An optional API base URL: unset or blank is `undefined`; anything else must be absolute. */
+function apiUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim() || undefined;
+  if (value !== undefined && !URL.canParse(value)) {
+    throw new Error(`${name} must be an absolute URL, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
 /** Reads and validates the bot's settings; throws naming the first missing or bad variable. */
 export function readEnv(env: NodeJS.ProcessEnv = process.env): BotEnv {
   const rawPort = env.PORT?.trim() || '3000';
@@ -51,8 +60,8 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): BotEnv {
   if (gateway !== 'on' && gateway !== 'off') {
     throw new Error(`DISCORD_GATEWAY must be "on" or "off", got ${JSON.stringify(gateway)}`);
   }
-  const slackApiUrl = env.SLACK_API_URL?.trim() || undefined;
-  const discordApiUrl = env.DISCORD_API_URL?.trim() || undefined;
+  const slackApiUrl = apiUrl(env, 'SLACK_API_URL');
+  const discordApiUrl = apiUrl(env, 'DISCORD_API_URL');
   return {
     slack: {
       signingSecret: required(env, 'SLACK_SIGNING_SECRET'),

@@ -1,12 +1,14 @@
 /**
  * Entry point: serves both platforms' HTTP endpoints on one node:http server, connects the Discord
- * gateway, and shuts down gracefully on SIGINT/SIGTERM: the runtime first (admission closes on both
+ * gateway, and shuts down gracefully on the first SIGINT/SIGTERM (repeats while it runs are logged
+ * and ignored): the runtime first (admission closes on both
  * platforms, running handlers drain while late Slack events get a retry-inducing 503, late Discord
  * interactions and gateway messages the unavailable text, and the gateway closes last), then the
  * server, then the State.
  */
 import type { AddressInfo } from 'node:net';
 import type { Observation } from '@rt/core';
+import { shutdownOnSignals } from '@rt/example-shared/signals';
 import { createBot } from './bot.js';
 import { type BotEnv, loadDotEnv, readEnv } from './env.js';
 import { createBotServer, DISCORD_PATH, SLACK_PATH } from './server.js';
@@ -68,23 +70,13 @@ try {
   server.close();
 }
 
-let stopping = false;
-async function stop(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: shutting down`);
-  try {
-    await bot.runtime.shutdown({ graceMs: 10_000 });
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
-    await bot.close();
-    console.log('stopped', bot.runtime.stats().outcomes);
-  } catch (error) {
-    console.error('shutdown failed', error);
-    process.exitCode = 1;
-  }
-}
-process.once('SIGINT', () => void stop('SIGINT'));
-process.once('SIGTERM', () => void stop('SIGTERM'));
+// The first SIGINT/SIGTERM shuts down; repeats while it runs are logged and ignored.
+shutdownOnSignals(async () => {
+  await bot.runtime.shutdown({ graceMs: 10_000 });
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  await bot.close();
+  console.log('stopped', bot.runtime.stats().outcomes);
+});

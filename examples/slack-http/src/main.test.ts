@@ -15,7 +15,6 @@ import {
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-const EXAMPLE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const SECRET = 'main-test-secret';
 // An empty working directory, so a developer's own .env cannot leak into the test.
@@ -98,16 +97,7 @@ function outputContains(child: ChildProcess, output: () => string, text: string)
 describe('src/main.ts', () => {
   let child: ChildProcess | undefined;
   let fake: FakeSlackApi | undefined;
-  let group: number | undefined;
   afterEach(async () => {
-    if (group !== undefined) {
-      try {
-        process.kill(-group, 'SIGKILL');
-      } catch {
-        // the group is gone: nothing was left behind
-      }
-      group = undefined;
-    }
     if (child !== undefined && child.exitCode === null) child.kill('SIGKILL');
     child = undefined;
     await fake?.close();
@@ -185,36 +175,5 @@ describe('src/main.ts', () => {
     expect((await post(url, buildAppMentionEvent({ text: '<@U0BOT> hi' }))).status).toBe(200);
     const [reaction] = await fake.waitForCalls('reactions.add');
     expect(reaction?.args).toMatchObject({ name: 'eyes' });
-  });
-
-  it('runs node itself under `pnpm start`, so a SIGTERM sent to pnpm drains the bot', async () => {
-    const pnpm = spawn('pnpm', ['--silent', 'start'], {
-      cwd: EXAMPLE_DIR,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? cwd,
-        SLACK_SIGNING_SECRET: SECRET,
-        SLACK_BOT_TOKEN: 'xoxb-main-test',
-        HOST: '127.0.0.1',
-        PORT: '0',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so a failing run cannot leave an orphaned bot behind.
-      detached: true,
-    });
-    child = pnpm;
-    group = pnpm.pid;
-    let output = '';
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    };
-    pnpm.stdout?.on('data', collect);
-    pnpm.stderr?.on('data', collect);
-    await listeningUrl(pnpm, () => output);
-    const exited = once(pnpm, 'exit');
-    pnpm.kill('SIGTERM');
-    await exited;
-    expect(output).toContain('SIGTERM: shutting down');
-    expect(output).toContain('stopped');
   });
 });

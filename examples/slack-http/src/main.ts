@@ -1,11 +1,13 @@
 /**
- * Entry point: serves the bot over node:http and shuts down gracefully on SIGINT/SIGTERM
- * (runtime first, so admission closes and running handlers drain while the server still answers
- * late deliveries with a retry-inducing 503; then the server; then the State).
+ * Entry point: serves the bot over node:http (the adapter's native listener) and shuts down
+ * gracefully on the first SIGINT/SIGTERM, ignoring repeats while it runs (runtime first, so
+ * admission closes and running handlers drain while the server still answers late deliveries with
+ * a retry-inducing 503; then the server; then the State).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Observation, toNodeListener } from '@rt/core';
+import type { Observation } from '@rt/core';
+import { shutdownOnSignals } from '@rt/example-shared/signals';
 import { createBot } from './bot.js';
 import { type BotEnv, loadDotEnv, readEnv } from './env.js';
 
@@ -52,31 +54,20 @@ const bot = createBot({
   ...(env.apiUrl !== undefined ? { apiUrl: env.apiUrl } : {}),
   observers: [log],
 });
-const server = createServer(
-  toNodeListener(bot.handler, { onError: (error) => console.error('request failed', error) }),
-);
+// The adapter's native node:http listener (no web Request/Response on the hot path).
+const server = createServer(bot.slack.nodeListener);
 server.listen(env.port, env.host, () => {
   const { port } = server.address() as AddressInfo;
   console.log(`rt Slack bot listening on http://${env.host ?? 'localhost'}:${port}/slack/events`);
 });
 
-let stopping = false;
-async function stop(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: shutting down`);
-  try {
-    await bot.runtime.shutdown({ graceMs: 10_000 });
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
-    await bot.close();
-    console.log('stopped', bot.runtime.stats().outcomes);
-  } catch (error) {
-    console.error('shutdown failed', error);
-    process.exitCode = 1;
-  }
-}
-process.once('SIGINT', () => void stop('SIGINT'));
-process.once('SIGTERM', () => void stop('SIGTERM'));
+// The first SIGINT/SIGTERM shuts down; repeats while it runs are logged and ignored.
+shutdownOnSignals(async () => {
+  await bot.runtime.shutdown({ graceMs: 10_000 });
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  await bot.close();
+  console.log('stopped', bot.runtime.stats().outcomes);
+});

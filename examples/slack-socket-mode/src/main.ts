@@ -1,8 +1,10 @@
 /**
- * Entry point: connects over Socket Mode and shuts down gracefully on SIGINT/SIGTERM. Start it with
- * `node` itself (what `pnpm start` execs) so the signal reaches this process.
+ * Entry point: connects over Socket Mode and shuts down gracefully on the first SIGINT/SIGTERM,
+ * ignoring repeats while it runs. Start it with `node` itself (what `pnpm start` execs) so the
+ * signal reaches this process.
  */
 import type { Observation } from '@rt/core';
+import { shutdownOnSignals } from '@rt/example-shared/signals';
 import { createBot } from './bot.js';
 import { type BotEnv, loadDotEnv, readEnv } from './env.js';
 
@@ -51,21 +53,13 @@ const bot = createBot({
   observers: [log],
 });
 
+// The first SIGINT/SIGTERM shuts down; repeats while it runs are logged and ignored.
 let stopping = false;
-async function stop(signal: string): Promise<void> {
-  if (stopping) return;
+shutdownOnSignals(async () => {
   stopping = true;
-  console.log(`${signal}: shutting down`);
-  try {
-    await bot.close();
-    console.log('stopped', bot.runtime.stats().outcomes);
-  } catch (error) {
-    console.error('shutdown failed', error);
-    process.exitCode = 1;
-  }
-}
-process.once('SIGINT', () => void stop('SIGINT'));
-process.once('SIGTERM', () => void stop('SIGTERM'));
+  await bot.close();
+  console.log('stopped', bot.runtime.stats().outcomes);
+});
 
 try {
   await bot.start();

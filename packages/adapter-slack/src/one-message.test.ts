@@ -1,7 +1,6 @@
 import type { Observation, RtEvent } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { deferred, stateWith } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import {
   buildAppMentionEvent,
   buildMessageEvent,
@@ -74,7 +73,6 @@ function shuffled<T>(items: readonly T[], random: () => number): T[] {
 for (const transport of [HTTP_TRANSPORT, SOCKET_MODE_TRANSPORT]) {
   describe(`one message, one handler run, over ${transport.name}`, () => {
     let bot: OneMessageBot | undefined;
-    failOnUnhandledRejections();
     afterEach(async () => {
       await bot?.close();
       bot = undefined;

@@ -2,7 +2,6 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Observation, type RtEvent, toNodeListener } from '@rt/core';
 import { deferred, unreachableState } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import {
   buildMessageEvent,
   buildSlashCommand,
@@ -47,7 +46,6 @@ describe.each(NODE_LISTENERS)('over real HTTP (node:http, $name)', ({ listenerOf
   const serve = (harness: Harness) => serveWith(listenerOf, harness);
   let h: Harness;
   let server: Server | undefined;
-  failOnUnhandledRejections();
   afterEach(async () => {
     const closing = new Promise<void>((resolve) =>
       server ? server.close(() => resolve()) : resolve(),

@@ -1,7 +1,6 @@
 import { createDiscordAdapter, DEFAULT_DISCORD_ADAPTER_OPTIONS } from '@rt/adapter-discord';
 import { ACCEPTED_OUTCOMES, createRuntime, type Runtime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import {
   buildGatewayMessage,
   createDiscordSigner,
@@ -22,7 +21,6 @@ const BOT = DISCORD_TEST_IDS.applicationId;
 const CHANNEL_MESSAGES = 'POST /channels/:channel/messages' as const;
 
 describe('a Discord gateway flood far above the admission bound, with a reconnect mid-stream', () => {
-  failOnUnhandledRejections();
   let fake: FakeDiscord | undefined;
   let runtime: Runtime | undefined;
   afterEach(async () => {

@@ -1,6 +1,5 @@
 import { DetachTimeoutError, type HandlerContext, PreemptedError } from '@rt/core';
 import { createRedisState } from '@rt/state-redis';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import { buildAppMentionEvent, signSlackRequest } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deferred, until } from './support/deferred.js';
@@ -29,7 +28,6 @@ async function post(url: string, eventId: string, threadTs?: string): Promise<nu
 }
 
 describe('handlers that misbehave under a flood', () => {
-  failOnUnhandledRejections();
   let bed: SlackBed | undefined;
   let server: PrivateRedisServer | undefined;
   afterEach(async () => {

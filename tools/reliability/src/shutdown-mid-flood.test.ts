@@ -1,5 +1,4 @@
 import { ACCEPTED_OUTCOMES, type Outcome, type StrategyName } from '@rt/core';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deferred, pause, until } from './support/deferred.js';
 import { recordFigures, sized } from './support/figures.js';
@@ -11,7 +10,6 @@ const GRACE_MS = 100;
 const ABANDON_MS = 100;
 
 describe('shutdown in the middle of a flood', () => {
-  failOnUnhandledRejections();
   let bed: SlackBed | undefined;
   afterEach(async () => {
     await bed?.close();

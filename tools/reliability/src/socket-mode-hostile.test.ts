@@ -1,4 +1,3 @@
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import {
   buildAppMentionEvent,
   buildBlockActions,
@@ -15,7 +14,6 @@ import { BED_SECRET, BED_TOKEN, type SlackBed, startSlackBed } from './support/s
 const APP_TOKEN = 'xapp-1-reliability-hostile-token-9d3f1b';
 
 describe('hostile Socket Mode envelopes', () => {
-  failOnUnhandledRejections();
   let bed: SlackBed | undefined;
   let fake: FakeSocketMode | undefined;
   afterEach(async () => {

@@ -1,5 +1,4 @@
 import { deferred } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import {
   buildChatInputCommand,
   DISCORD_TEST_IDS,
@@ -15,7 +14,6 @@ const CHANNEL_MESSAGES = 'POST /channels/:channel/messages' as const;
 const CALLBACK = 'POST /interactions/:interaction/:token/callback' as const;
 
 describe('gateway answers when something goes wrong', () => {
-  failOnUnhandledRejections();
   let h: GatewayHarness | undefined;
   afterEach(async () => {
     await h?.close();

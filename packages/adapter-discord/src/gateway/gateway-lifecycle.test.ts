@@ -1,7 +1,6 @@
 import { createRuntime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { deferred } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import {
   buildChatInputCommand,
   createDiscordSigner,
@@ -33,7 +32,6 @@ function adapterFor(fake: FakeDiscord, token: string, gateway: boolean | object 
 }
 
 describe('gateway lifecycle', () => {
-  failOnUnhandledRejections();
   let fake: FakeDiscord | undefined;
   let h: GatewayHarness | undefined;
   afterEach(async () => {

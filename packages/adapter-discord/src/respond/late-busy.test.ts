@@ -1,5 +1,4 @@
 import { deferred } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import { buildButton, buildChatInputCommand } from '@rt/testing/discord';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../test-support/harness.js';
@@ -11,7 +10,6 @@ const BUSY = 'Busy, try again.';
 const inThread = { channelId: '888', channelType: 11, parentId: '777' } as const;
 
 describe('an acknowledged interaction dropped before its handler ran (drop strategy, lock held)', () => {
-  failOnUnhandledRejections();
   let h: Harness;
   let gate = deferred();
 

@@ -70,7 +70,8 @@ function isOwnMessage(body: SlackEventCallback, event: SlackInnerEvent, ctx: Nor
  * Normalises an `event_callback`: `message` → `message`, `app_mention` → `mention`,
  * `reaction_added`/`reaction_removed` → `reaction` (text = the emoji name), anything else → `raw`
  * with `type`. Id: `event_id`; tenant per SPEC 9.1; thread: `thread_ts ?? ts` (reactions: the
- * reacted-to message). Messages and mentions carry their secondary identity in `aliases`, and
+ * reacted-to message). A message or mention in an `im` channel (`channel_type: 'im'`) is
+ * `direct`. Messages and mentions carry their secondary identity in `aliases`, and
  * the `message` copy of a message mentioning the bot is a `mention` under `'mention-wins'`
  * (`messageIdentityOf`). A top-level message or mention (no `thread_ts`) is its thread's root
  * (`threadRoot`). The bot's own messages and ignored subtypes are acknowledged undispatched. A
@@ -109,6 +110,8 @@ export function normalizeEventCallback(
   const thread = isReaction
     ? textOf(inner.item?.ts)
     : (textOf(inner.thread_ts) ?? textOf(inner.ts));
+  // A direct message: one user and the bot, in an `im` channel (not a group DM, `mpim`).
+  const direct = (kind === 'message' || kind === 'mention') && inner.channel_type === 'im';
   return {
     type: 'event',
     event: {
@@ -122,6 +125,7 @@ export function normalizeEventCallback(
       thread: ended ?? thread,
       ...(ended === undefined ? {} : { endsThread: true }),
       user: textOf(inner.user),
+      ...(direct ? { direct: true } : {}),
       text: isReaction
         ? textOf(inner.reaction)
         : typeof inner.text === 'string'

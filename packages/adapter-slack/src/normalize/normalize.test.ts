@@ -74,6 +74,30 @@ describe('Events API normalisation', () => {
     });
   });
 
+  it('marks messages and mentions in an im channel direct, and nothing else', async () => {
+    const dm = await eventOf(buildMessageEvent({ channel: 'D1', channelType: 'im' }));
+    expect(dm).toMatchObject({ kind: 'message', channel: 'D1', direct: true });
+    for (const channelType of ['channel', 'group', 'mpim'] as const) {
+      expect(await eventOf(buildMessageEvent({ channelType }))).not.toHaveProperty('direct');
+    }
+    expect(await eventOf(buildAppMentionEvent())).not.toHaveProperty('direct');
+    expect(await eventOf(buildReactionEvent())).not.toHaveProperty('direct');
+  });
+
+  it('makes a direct message mentioning the bot a direct mention falling back to message', async () => {
+    const botUserId = 'UBOT';
+    const adapter = createSlackAdapter({ signingSecret: SECRET, botToken: 'x', botUserId });
+    const runtime = fakeRuntimeHandle();
+    adapter.attach(runtime);
+    const payload = buildMessageEvent({ channelType: 'im', text: `<@${botUserId}> help` });
+    await adapter.handler(signedSlackRequest({ secret: SECRET, payload }));
+    expect(runtime.dispatched[0]).toMatchObject({
+      kind: 'mention',
+      fallbackKind: 'message',
+      direct: true,
+    });
+  });
+
   it('maps other event types to raw with their type', async () => {
     const event = await eventOf(buildEventCallback({ type: 'team_join', user: { id: 'U9' } }));
     expect(event).toMatchObject({ kind: 'raw', type: 'team_join', user: undefined });

@@ -1,5 +1,4 @@
 import type { RtEvent } from '@rt/core';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import {
   buildAppMentionEvent,
   buildAppRateLimited,
@@ -17,7 +16,6 @@ import { type SocketHarness, startSocketHarness } from '../test-support/socket-h
 
 describe('Socket Mode envelopes, with the real client against the fake', () => {
   let h: SocketHarness;
-  failOnUnhandledRejections();
   afterEach(async () => {
     await h.close();
   });

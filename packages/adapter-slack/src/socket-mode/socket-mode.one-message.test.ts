@@ -1,6 +1,5 @@
 import type { RtEvent } from '@rt/core';
 import { deferred } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import { buildAppMentionEvent, buildMessageEvent } from '@rt/testing/slack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type SocketHarness, startSocketHarness } from '../test-support/socket-harness.js';
@@ -9,7 +8,6 @@ const MENTION_TEXT = '<@U0BOT> status?';
 
 describe("Socket Mode redelivery of one message's copies (withheld acks)", () => {
   let h: SocketHarness;
-  failOnUnhandledRejections();
   afterEach(async () => {
     await h.close();
   });

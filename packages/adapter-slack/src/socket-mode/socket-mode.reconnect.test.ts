@@ -1,7 +1,6 @@
 import type { RtEvent } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { deferred, stateWith } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import { buildMessageEvent, startFakeSocketMode } from '@rt/testing/slack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type SocketHarness, startSocketHarness } from '../test-support/socket-harness.js';
@@ -9,7 +8,6 @@ import { type SocketHarness, startSocketHarness } from '../test-support/socket-h
 describe('Socket Mode reconnects, with the real client against the fake', () => {
   let h: SocketHarness;
   let handled: RtEvent[];
-  failOnUnhandledRejections();
   afterEach(async () => {
     await h.close();
   });

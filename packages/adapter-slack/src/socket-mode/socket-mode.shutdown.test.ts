@@ -1,7 +1,6 @@
 import type { Observation, State } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { deferred } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
 import {
   buildMessageEvent,
   buildSlashCommand,
@@ -29,7 +28,6 @@ describe('Socket Mode shutdown (ADR 0007), with the real client against the fake
   let fake: FakeSocketMode;
   let state: State;
   let harnesses: SocketHarness[] = [];
-  failOnUnhandledRejections();
   afterEach(async () => {
     for (const h of harnesses) await h.close();
     harnesses = [];

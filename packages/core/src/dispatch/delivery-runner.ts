@@ -67,22 +67,35 @@ export class DeliveryRunner {
 
   /**
    * The strategies' way to run handlers. A delivery whose handler has not started when shutdown
-   * began ends `shutdown` without running (SPEC 7, step 3). Once shutdown began, a delivery whose
-   * handler finishes gets its outcome at once: releasing its lock afterwards is bounded on its own.
-   * When timed, every member's progress gets the run's start and duration (`dispatch_finished`
-   * reports them).
+   * began ends `shutdown` without running, and gets that outcome at once (SPEC 7, step 3): its
+   * lock, if any, is still owed a release, which shutdown waits for within its lock-I/O budget.
+   * Once shutdown began, a delivery whose handler finishes gets its outcome at once, after its
+   * lock's release became owed again (`HeldLock.takeBack`), so shutdown never resolves between
+   * the two. Only a run in which a handler was called gets handler timing: when timed, every
+   * member's progress gets the run's start and duration (`dispatch_finished` reports them).
    */
   invoke = async (delivery: Delivery, extras: InvokeExtras = {}): Promise<HandledResult> => {
-    if (this.#shutdownSignal.aborted) {
-      return { outcome: 'shutdown', error: this.#shutdownSignal.reason };
-    }
     const members = extras.members ?? [delivery];
-    const { timeHandlers, callHandler, threads } = this.#instrumentation;
-    const startedAt = timeHandlers ? Date.now() : undefined;
-    if (startedAt !== undefined) {
-      for (const member of members) member.progress.handlerStartedAt = startedAt;
+    if (this.#shutdownSignal.aborted) {
+      const refused: HandledResult = { outcome: 'shutdown', error: this.#shutdownSignal.reason };
+      for (const member of members) this.#ledger.settle(member, refused);
+      return refused;
     }
-    const result = await invokeHandlers(delivery, extras, callHandler, threads);
+    const { lock } = extras;
+    lock?.lend();
+    let result: HandledResult;
+    try {
+      result = await invokeHandlers(
+        delivery,
+        extras,
+        this.#instrumentation.callHandler,
+        this.#instrumentation.threads,
+        this.#started,
+      );
+    } finally {
+      lock?.takeBack();
+    }
+    const startedAt = delivery.progress.handlerStartedAt;
     const handlerMs = startedAt === undefined ? undefined : Math.max(0, Date.now() - startedAt);
     for (const member of members) {
       member.progress.handlerMs = handlerMs;
@@ -90,6 +103,15 @@ export class DeliveryRunner {
       if (this.#shutdownSignal.aborted) this.#ledger.settle(member, result);
     }
     return result;
+  };
+
+  /** `invokeHandlers`' `onStart`: marks every member started (and, when timed, when). */
+  readonly #started = (delivery: Delivery, extras: InvokeExtras): void => {
+    const startedAt = this.#instrumentation.timeHandlers ? Date.now() : undefined;
+    for (const member of extras.members ?? [delivery]) {
+      member.progress.handlerStarted = true;
+      member.progress.handlerStartedAt = startedAt;
+    }
   };
 
   /**
@@ -156,9 +178,12 @@ export class DeliveryRunner {
    */
   abandonRunning(): void {
     for (const delivery of this.#live) {
-      if (delivery.progress.finished) continue;
-      const { handled } = delivery.progress;
-      const error = new ShutdownError('handler ignored its abort signal and was abandoned');
+      const { finished, handled, handlerStarted } = delivery.progress;
+      if (finished) continue;
+      // A delivery whose handler never started is not abandoned: it only ends by shutdown.
+      const error = handlerStarted
+        ? new ShutdownError('handler ignored its abort signal and was abandoned')
+        : new ShutdownError('runtime shutting down');
       this.#ledger.settle(delivery, handled ?? { outcome: 'shutdown', error });
     }
   }

@@ -13,6 +13,11 @@ import { Cancellation } from '../util/cancellation.js';
  */
 export interface DeliveryProgress {
   /**
+   * True once its first handler was called (timed or not): only such a delivery can be abandoned
+   * by shutdown, and only it carries handler timing.
+   */
+  handlerStarted: boolean;
+  /**
    * Epoch ms when its handlers started (they may have finished since); `undefined` until then,
    * and always when no observer is registered (nobody would read it). Reported as
    * `dispatch_finished.handlerStartedAt`.
@@ -62,6 +67,7 @@ export function newDelivery(
     controller: new Cancellation(),
     acceptedAt: Date.now(),
     progress: {
+      handlerStarted: false,
       handlerStartedAt: undefined,
       handled: undefined,
       handlerMs: undefined,

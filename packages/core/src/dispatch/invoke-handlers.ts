@@ -36,12 +36,15 @@ export function outcomeForAbort(reason: unknown): Outcome {
  * the last started handler's promise settled; never rejects. With `callHandler` (the observers'
  * `aroundHandler`s), each handler is called through it. The run's cancellation is lazy:
  * `ctx.signal` becomes a real `AbortSignal` only when a handler (or `ctx.reply`) reads it.
+ * `onStart` is called once, right before the first handler is called; never when the signal
+ * had aborted before any handler started (then no handler ran).
  */
 export async function invokeHandlers(
   delivery: Delivery,
   extras: InvokeExtras = {},
   callHandler?: HandlerCaller,
   threads?: ThreadHost,
+  onStart?: (delivery: Delivery, extras: InvokeExtras) => void,
 ): Promise<HandledResult> {
   const controller = new Cancellation();
   const detach =
@@ -56,9 +59,14 @@ export async function invokeHandlers(
   let response: unknown;
   let error: unknown;
   let failed = false;
+  let started = false;
   try {
     for (const handler of delivery.handlers) {
       if (controller.aborted) break;
+      if (!started) {
+        started = true;
+        onStart?.(delivery, extras);
+      }
       try {
         const value = await (callHandler ? callHandler(handler, ctx) : handler(ctx));
         if (response === undefined && value !== undefined) response = value;

@@ -54,6 +54,13 @@ export interface RtEvent<Payload = unknown> {
    */
   readonly thread?: string;
   readonly user?: string;
+  /**
+   * `true` when the event happened in a direct conversation between one user and the bot (Slack:
+   * a message in an `im` channel, `channel_type: 'im'`; Discord: a message outside any guild).
+   * Set by the adapters on `message` and `mention` events; absent otherwise (not direct, not a
+   * message, or not known). `onDirectMessage` routes on it.
+   */
+  readonly direct?: boolean;
   readonly text?: string;
   /** Command name without the leading slash, for `command` events. */
   readonly command?: string;

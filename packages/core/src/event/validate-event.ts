@@ -42,6 +42,11 @@ export function validateEvent(event: RtEvent): void {
       `event.dedupeTtlMs must be an integer >= 0 when set, got ${String(ttl)}`,
     );
   }
+  if (event.direct !== undefined && typeof event.direct !== 'boolean') {
+    throw new InvalidEventError(
+      `event.direct must be a boolean when set, got ${String(event.direct)}`,
+    );
+  }
   if (event.fallbackKind !== undefined && !KINDS.has(event.fallbackKind)) {
     throw new InvalidEventError(`unknown event.fallbackKind "${String(event.fallbackKind)}"`);
   }

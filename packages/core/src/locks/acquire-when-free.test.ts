@@ -250,14 +250,14 @@ describe('giving up on a lock while the State call is in flight', () => {
     controller.abort(reason);
     await flush();
     expect(acquiring).toMatchObject({ done: true, error: reason });
-    expect(locks.ioInFlight).toBe(1);
+    expect(locks.ioOwed).toBe(1);
     const settled = watch(locks.ioSettled(new AbortController().signal));
     grant();
     await flush(20);
     expect(settled.done).toBe(true);
     expect(state.calls).toEqual([`acquireLock ${KEY}`, `releaseLock ${KEY}`]);
     expect(state.locks.size).toBe(0);
-    expect(locks.ioInFlight).toBe(0);
+    expect(locks.ioOwed).toBe(0);
   });
 
   it('stops waiting for lock I/O when its signal aborts, and removes its listener', async () => {

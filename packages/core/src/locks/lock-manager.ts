@@ -23,6 +23,17 @@ export interface HeldLock {
    * lease lapses at its TTL. Idempotent.
    */
   release(): Promise<void>;
+  /**
+   * A handler starts running under the lease: until `takeBack`, its release is not owed (the
+   * lease is in use), so `LockManager.ioSettled` does not wait for it. Idempotent.
+   */
+  lend(): void;
+  /**
+   * The handler that ran under the lease finished: its release is owed again from now on, before
+   * its delivery's outcome is recorded, so shutdown never sees a gap between the two. Idempotent;
+   * no-op once released.
+   */
+  takeBack(): void;
 }
 
 /**
@@ -36,8 +47,12 @@ export class LockManager {
   readonly #observe: (observation: Observation) => void;
   /** Not unref'd: a parked waiter is accepted work and keeps the process alive. */
   readonly #releaseWaiters = new ReleaseWaiters({ keepAlive: true });
-  /** Acquire and release calls to the State still in flight (a count: no promise per call). */
-  #ioInFlight = 0;
+  /**
+   * Lock I/O this runtime owes the State (a count: no promise per call): acquire calls in flight,
+   * plus one release per lease granted and not yet released, unless a handler is running under it
+   * (lent). A lease takes over its acquire call's count, so nothing is uncounted in between.
+   */
+  #ioOwed = 0;
   /** `ioSettled` waiters, woken when the count reaches 0. */
   #ioWaiters: (() => void)[] = [];
 
@@ -57,27 +72,35 @@ export class LockManager {
     let lease: Lease | null;
     try {
       lease = await this.#state.acquireLock(key, this.#ttlMs);
-    } finally {
+    } catch (error) {
       this.ioEnded();
+      throw error;
     }
-    if (lease === null) return null;
+    if (lease === null) {
+      this.ioEnded();
+      return null;
+    }
+    // The acquire's count passes to the lease: its release is owed from this moment.
     return new RenewedLock(this, this.#state, lease, this.#ttlMs, requestedAt, this.#observe);
   }
 
-  /** Acquire and release calls in flight now. */
-  get ioInFlight(): number {
-    return this.#ioInFlight;
+  /**
+   * Lock I/O owed now: acquire calls in flight, and the releases of leases no running handler
+   * uses (a delivery finished, or gave up, and its release is pending or in flight).
+   */
+  get ioOwed(): number {
+    return this.#ioOwed;
   }
 
   /**
-   * Resolves once no acquire or release call is in flight, including calls started while it
+   * Resolves once no lock I/O is owed (see `ioOwed`), including I/O that becomes owed while it
    * waits (a lease granted late is released, and that release is waited for too). Rejects with
    * `signal.reason` when `signal` aborts first; the listener is removed either way. Aborting
    * cancels no State call: they go on and settle by themselves. Shutdown bounds lock I/O with it,
    * separately from handlers.
    */
   ioSettled(signal: AbortSignal): Promise<void> {
-    if (this.#ioInFlight === 0) return abortable(Promise.resolve(), signal);
+    if (this.#ioOwed === 0) return abortable(Promise.resolve(), signal);
     return abortable(new Promise<void>((resolve) => this.#ioWaiters.push(resolve)), signal);
   }
 
@@ -109,15 +132,15 @@ export class LockManager {
     return this.#releaseWaiters.keys;
   }
 
-  /** A State call of a lock (acquire, release) started: lock I/O in flight. */
+  /** Lock I/O became owed (an acquire started, a lease came back from its handler). */
   ioStarted(): void {
-    this.#ioInFlight += 1;
+    this.#ioOwed += 1;
   }
 
-  /** A State call of a lock settled; the last one wakes `ioSettled` waiters. */
+  /** Owed lock I/O ended (settled, or lent to a handler); the last one wakes `ioSettled` waiters. */
   ioEnded(): void {
-    this.#ioInFlight -= 1;
-    if (this.#ioInFlight > 0) return;
+    this.#ioOwed -= 1;
+    if (this.#ioOwed > 0) return;
     const waiters = this.#ioWaiters;
     this.#ioWaiters = [];
     for (const wake of waiters) wake();
@@ -149,6 +172,8 @@ class RenewedLock implements HeldLock {
   #renewTimer: ReturnType<typeof setTimeout> | undefined;
   #expiryTimer: ReturnType<typeof setTimeout> | undefined;
   #releasing: Promise<void> | undefined;
+  /** Whether this lease holds one count of its manager's owed I/O (see `LockManager.ioOwed`). */
+  #owes = true;
 
   constructor(
     manager: LockManager,
@@ -190,6 +215,18 @@ class RenewedLock implements HeldLock {
     return this.#releasing;
   }
 
+  lend(): void {
+    if (!this.#owes || this.#releasing) return;
+    this.#owes = false;
+    this.#manager.ioEnded();
+  }
+
+  takeBack(): void {
+    if (this.#owes || this.#releasing) return;
+    this.#owes = true;
+    this.#manager.ioStarted();
+  }
+
   /**
    * Releases with the token. After the lease was declared lost nothing is sent: a refused renewal
    * means someone else holds the key, and the local expiry is measured from before the acquire
@@ -197,24 +234,31 @@ class RenewedLock implements HeldLock {
    */
   async #release(): Promise<void> {
     this.#stopTimers();
-    if (this.#controller.aborted) return;
-    this.#manager.ioStarted();
-    let released = false;
+    // Released while lent (its handler never took it back): owed again until the call settles.
+    if (!this.#owes) {
+      this.#owes = true;
+      this.#manager.ioStarted();
+    }
     try {
-      await this.#state.releaseLock(this.#lease);
-      released = true;
-    } catch (error) {
-      this.#observe({
-        type: 'state_error',
-        at: Date.now(),
-        operation: 'releaseLock',
-        key: this.#lease.key,
-        error,
-      });
+      if (this.#controller.aborted) return;
+      let released = false;
+      try {
+        await this.#state.releaseLock(this.#lease);
+        released = true;
+      } catch (error) {
+        this.#observe({
+          type: 'state_error',
+          at: Date.now(),
+          operation: 'releaseLock',
+          key: this.#lease.key,
+          error,
+        });
+      }
+      if (released) this.#manager.notifyReleased(this.#lease.key);
     } finally {
+      this.#owes = false;
       this.#manager.ioEnded();
     }
-    if (released) this.#manager.notifyReleased(this.#lease.key);
   }
 
   #armRenewal(): void {

@@ -9,14 +9,22 @@ interface RouteBase {
 }
 
 /**
+ * Restricts a `message` or `mention` route by conversation: `true` only direct conversations
+ * (`RtEvent.direct`), `false` only the others; unset, both.
+ */
+interface ConversationFilter {
+  readonly direct?: boolean;
+}
+
+/**
  * What a handler is registered for. Kinds match `RtEvent.kind` and each kind's id field
  * (`actionId`, `shortcutId`, `formId`, command `name`; a string matches exactly, a RegExp by
  * test); `raw` matches the platform's inner event type whatever the kind; a function matches
  * whatever it returns `true` for. docs/events.md maps platform payloads to kinds.
  */
 export type Route =
-  | (RouteBase & { readonly kind: 'mention' })
-  | (RouteBase & { readonly kind: 'message'; readonly text?: Pattern })
+  | (RouteBase & ConversationFilter & { readonly kind: 'mention' })
+  | (RouteBase & ConversationFilter & { readonly kind: 'message'; readonly text?: Pattern })
   | (RouteBase & { readonly kind: 'command'; readonly name: string })
   | (RouteBase & { readonly kind: 'action'; readonly actionId: Pattern })
   | (RouteBase & { readonly kind: 'suggestion'; readonly actionId: Pattern })
@@ -46,6 +54,10 @@ function matchesText(pattern: Pattern, value: string | undefined): boolean {
   return pattern.test(value);
 }
 
+function matchesConversation(route: ConversationFilter, event: RtEvent): boolean {
+  return route.direct === undefined || route.direct === (event.direct === true);
+}
+
 function normaliseCommand(name: string): string {
   return name.startsWith('/') ? name.slice(1) : name;
 }
@@ -65,9 +77,12 @@ export function routeMatches(route: Route, event: RtEvent): boolean {
   if (route.kind !== (event.kind as EventKind)) return false;
   switch (route.kind) {
     case 'mention':
-      return true;
+      return matchesConversation(route, event);
     case 'message':
-      return route.text === undefined || matchesText(route.text, event.text);
+      return (
+        matchesConversation(route, event) &&
+        (route.text === undefined || matchesText(route.text, event.text))
+      );
     case 'command':
       return (
         event.command !== undefined &&
@@ -117,6 +132,10 @@ export function validateRoute(route: Route): void {
       break;
     case 'mention':
     case 'message':
+      if (route.direct !== undefined && typeof route.direct !== 'boolean') {
+        throw new TypeError(`route of kind "${route.kind}" needs direct to be a boolean when set`);
+      }
+      break;
     case 'form_close':
     case 'reaction':
     case 'subscribed_message':

@@ -158,6 +158,10 @@ class RtRuntime implements Runtime {
     return this.on({ kind: 'message', text: textOrHandler }, handler);
   }
 
+  onDirectMessage(handler: Handler): () => void {
+    return this.on({ kind: 'message', direct: true }, handler);
+  }
+
   onCommand(name: string, handler: Handler): () => void {
     return this.on({ kind: 'command', name }, handler);
   }

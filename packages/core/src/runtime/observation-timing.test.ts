@@ -1,6 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setup } from '../test-support/setup.js';
 import { deferred, settledOf } from '../test-support/test-adapter.js';
+import { TestState } from '../test-support/test-state.js';
+
+/** A TestState whose `markEvent` marks at once but answers only when `gate` resolves. */
+class GatedMarkState extends TestState {
+  readonly gate = deferred();
+
+  override async markEvent(key: string, ttlMs: number): Promise<boolean> {
+    const marked = await super.markEvent(key, ttlMs);
+    await this.gate.promise;
+    return marked;
+  }
+}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -118,6 +130,38 @@ describe('observation timing', () => {
     expect(ofType('dispatch_finished')[0]?.handlerMs).toBeUndefined();
     never.resolve();
   });
+
+  for (const concurrency of [
+    'concurrent',
+    { strategy: 'concurrent', maxConcurrent: 2 },
+    'drop',
+    'queue',
+    { strategy: 'debounce', debounceMs: 10 },
+    { strategy: 'burst', burstWindowMs: 10 },
+  ] as const) {
+    it(`has no handler timing when a sync deadline passed during the dedupe mark (${JSON.stringify(concurrency)})`, async () => {
+      const state = new GatedMarkState();
+      const { runtime, adapter, ofType } = setup({ state, concurrency });
+      adapter.shapeModes.set('message', 'sync');
+      let ran = 0;
+      runtime.onMessage(() => {
+        ran += 1;
+      });
+      const deadline = new AbortController();
+      const answered = adapter.send({}, { signal: deadline.signal });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(state.marks.size).toBe(1);
+      deadline.abort(new Error('ack deadline passed'));
+      state.gate.resolve();
+      await vi.advanceTimersByTimeAsync(100);
+      expect(await answered).toMatchObject({ status: 'completed', outcome: 'timed-out' });
+      expect(ran).toBe(0);
+      const [finished] = ofType('dispatch_finished');
+      expect(finished).toMatchObject({ outcome: 'timed-out' });
+      expect(finished?.handlerStartedAt).toBeUndefined();
+      expect(finished?.handlerMs).toBeUndefined();
+    });
+  }
 
   it('carries receipt time on a prelude error', async () => {
     const { runtime, adapter, state, ofType } = setup();

@@ -65,6 +65,13 @@ export interface Runtime {
    * docs/conversations.md.
    */
   onSubscribedMessage(handler: Handler): () => void;
+  /**
+   * A message in a direct conversation with the bot (`RtEvent.direct`: a Slack `im` channel, a
+   * Discord DM): the route `{ kind: 'message', direct: true }`. A direct message that mentions the
+   * bot is a `mention` falling back to `message`: `onMention` handlers run it when any selects it,
+   * else these (and `onMessage`'s): one message, one run. docs/events.md.
+   */
+  onDirectMessage(handler: Handler): () => void;
   /** A slash/application command, by name (leading `/` optional). */
   onCommand(name: string, handler: Handler): () => void;
   /** A button or other interactive component, by action id. */

@@ -38,8 +38,9 @@ export function validateShutdownBudgets(graceMs: unknown, abandonMs: unknown): v
  * started ends `shutdown` now, and deliveries whose handler already finished get their outcome
  * now; (4) running handlers get `graceMs`, then their signal aborts with `ShutdownError`; those
  * still running `abandonMs` later are abandoned with outcome `shutdown`; (5) once every delivery
- * has its outcome, lock I/O still in flight (a release after a handler returned, a lease granted
- * after its delivery gave up) gets its own `abandonMs` budget, then adapters drain. Never rejects.
+ * has its outcome, the lock I/O still owed (every release a finished delivery owes, started or
+ * not, and a lease granted after its delivery gave up) gets its own `abandonMs` budget, then
+ * adapters drain. Never rejects.
  */
 export async function runShutdown(
   host: ShutdownHost,
@@ -67,9 +68,12 @@ export async function runShutdown(
   host.emit({ type: 'shutdown_finished', at: Date.now() });
 }
 
-/** Waits up to `budgetMs` for lock I/O in flight; what is left then settles on its own. */
+/**
+ * Waits up to `budgetMs` for the lock I/O still owed (acquires in flight, releases owed by
+ * deliveries that finished or gave up); what is left then settles on its own.
+ */
 async function lockIoSettled(locks: LockManager, budgetMs: number): Promise<void> {
-  if (locks.ioInFlight === 0) return;
+  if (locks.ioOwed === 0) return;
   const budget = timeoutSignal(budgetMs, `lock I/O ran past its budget of ${budgetMs} ms`);
   try {
     await locks.ioSettled(budget.signal);
