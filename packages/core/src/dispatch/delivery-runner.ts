@@ -1,3 +1,4 @@
+import type { ActionObserver } from '../conversation/context-actions.js';
 import { DetachTimeoutError, ShutdownError } from '../errors.js';
 import type { HandlerCaller } from '../observe/handler-instrumentation.js';
 import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
@@ -13,6 +14,8 @@ export interface RunnerInstrumentation {
   readonly timeHandlers: boolean;
   /** The observers' `aroundHandler`s, composed; `undefined`: handlers are called directly. */
   readonly callHandler: HandlerCaller | undefined;
+  /** Emits handlers' `conversation_action` observations; `undefined`: nobody observes. */
+  readonly observeActions?: ActionObserver;
 }
 
 const NO_INSTRUMENTATION: RunnerInstrumentation = Object.freeze({
@@ -74,12 +77,12 @@ export class DeliveryRunner {
       return { outcome: 'shutdown', error: this.#shutdownSignal.reason };
     }
     const members = extras.members ?? [delivery];
-    const { timeHandlers, callHandler } = this.#instrumentation;
+    const { timeHandlers, callHandler, observeActions } = this.#instrumentation;
     const startedAt = timeHandlers ? Date.now() : undefined;
     if (startedAt !== undefined) {
       for (const member of members) member.progress.handlerStartedAt = startedAt;
     }
-    const result = await invokeHandlers(delivery, extras, callHandler);
+    const result = await invokeHandlers(delivery, extras, callHandler, observeActions);
     const handlerMs = startedAt === undefined ? undefined : Math.max(0, Date.now() - startedAt);
     for (const member of members) {
       member.progress.handlerMs = handlerMs;

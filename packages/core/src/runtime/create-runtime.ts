@@ -83,6 +83,7 @@ class RtRuntime implements Runtime {
         callHandler: instrumentHandlers(options.observers, (error) =>
           this.#observers.failed(error),
         ),
+        observeActions: options.observers.length > 0 ? observeWork : undefined,
       },
     );
     this.#locks = new LockManager(options.state, options.lockTtlMs, observeWork);
