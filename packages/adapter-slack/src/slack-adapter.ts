@@ -1,6 +1,7 @@
 import type {
   Adapter,
   DispatchMode,
+  HandlerContext,
   HistoryMessage,
   HistoryReader,
   LockScope,
@@ -21,7 +22,9 @@ import {
   resolveSlackOptions,
   type SlackAdapterOptions,
 } from './options.js';
+import { SlackActions } from './outbound/actions.js';
 import type { SlackMessageRef } from './outbound/event-refs.js';
+import { type SlackPlatform, slackPlatformFor } from './outbound/platform.js';
 import {
   type CallOptions,
   type RespondOptions,
@@ -45,6 +48,8 @@ export class SlackAdapter implements Adapter, HistoryReader {
   readonly defaultLockScope: LockScope = 'thread';
   readonly #options: ResolvedSlackOptions;
   readonly #outbound: SlackOutbound;
+  /** The neutral conversation actions behind `ctx.reply`, `ctx.post`, ... (docs/messages.md). */
+  readonly actions: SlackActions;
   readonly #followUps: SlackFollowUps;
   readonly #answering = new PendingSet();
   readonly #core: SlackCoreDeps;
@@ -57,6 +62,7 @@ export class SlackAdapter implements Adapter, HistoryReader {
     this.#options = resolveSlackOptions(options);
     this.name = this.#options.name;
     this.#outbound = new SlackOutbound(this.#options);
+    this.actions = new SlackActions(this.name, this.#outbound);
     const notice: SlackCoreDeps['notice'] = (name, detail, error) =>
       emitSlackNotice(this.#runtime, this.name, name, detail, error);
     this.#followUps = createSlackFollowUps(this.#options, ({ event, followUp }, error) =>
@@ -255,6 +261,14 @@ export class SlackAdapter implements Adapter, HistoryReader {
     options?: { viewId?: string; hash?: string } & CallOptions,
   ): Promise<void> {
     return this.#outbound.updateView(event, view, options);
+  }
+
+  /**
+   * Slack's own calls for a handler run, bound to `ctx.event` and `ctx.signal`, typed without a
+   * cast. Throws `TypeError` when `ctx` is another adapter's.
+   */
+  for(ctx: HandlerContext): SlackPlatform {
+    return slackPlatformFor(this.name, this.#outbound, ctx);
   }
 
   /** The `WebClient` of an event's (or an installation's) token, for any other Web API method. */

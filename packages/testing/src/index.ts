@@ -5,6 +5,7 @@ export {
   type TestAdapter,
   type TestAdapterOptions,
 } from './adapter/test-adapter.js';
+export { EVERY_ELEMENT_CARD, EVERY_FIELD_FORM } from './conversation/fixtures.js';
 export { type Deferred, deferred } from './support/deferred.js';
 export {
   type AdapterNoticeObservation,

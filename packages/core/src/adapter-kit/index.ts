@@ -13,8 +13,9 @@ export type {
 } from '../conversation/actions.js';
 export { CONVERSATION_ACTIONS } from '../conversation/actions.js';
 export { emojiCharacter, emojiName } from '../conversation/emoji.js';
-export { isFormErrors } from '../conversation/form.js';
+export { type FormErrors, isFormErrors } from '../conversation/form.js';
 export { checkId, MAX_ID_LENGTH } from '../conversation/ids.js';
+export { checkLength, checkLimit, lengthOf } from '../conversation/limits.js';
 export {
   type BlockNode,
   type InlineNode,

@@ -34,6 +34,7 @@ export {
   type FakeSlackApi,
   type FakeSlackApiCall,
   type FakeSlackApiOptions,
+  type FakeSlackRejection,
   startFakeSlackApi,
 } from './fake-web-api.js';
 export {
@@ -75,3 +76,4 @@ export {
   SignerClient,
   SLACK_ACK_TIMEOUT_MS,
 } from './signer-client.js';
+export { validateSlackMessage, validateSlackView } from './validate-blocks.js';
