@@ -2,6 +2,7 @@ import { REST } from '@discordjs/rest';
 import type {
   Adapter,
   DispatchMode,
+  HandlerContext,
   HistoryMessage,
   HistoryReader,
   LockScope,
@@ -24,6 +25,7 @@ import {
   type ResolvedDiscordOptions,
   resolveDiscordOptions,
 } from './options.js';
+import { DiscordActions } from './outbound/actions.js';
 import {
   type CallOptions,
   DiscordOutbound,
@@ -31,6 +33,7 @@ import {
   type ThreadOptions,
 } from './outbound/discord-outbound.js';
 import type { DiscordMessage } from './outbound/message-body.js';
+import { type DiscordPlatform, discordPlatformFor } from './outbound/platform.js';
 import { ReplyStates } from './outbound/reply-state.js';
 import type { LateBusySignal } from './respond/late-refusal.js';
 import type { DiscordShape } from './shapes.js';
@@ -52,6 +55,8 @@ export class DiscordAdapter implements Adapter, HistoryReader {
   readonly #options: ResolvedDiscordOptions;
   readonly #rest: REST;
   readonly #outbound: DiscordOutbound;
+  /** The neutral conversation actions behind `ctx.reply`, `ctx.post`, ... (docs/messages.md). */
+  readonly actions: DiscordActions;
   readonly #followUps: FollowUpRunner<LateBusySignal>;
   readonly #answering = new PendingSet();
   readonly #gateway: DiscordGateway | undefined;
@@ -68,6 +73,7 @@ export class DiscordAdapter implements Adapter, HistoryReader {
     this.#rest.setToken(this.#options.token);
     const replies = new ReplyStates();
     this.#outbound = new DiscordOutbound(this.#rest, replies, this.#options.historyLimit);
+    this.actions = new DiscordActions(this.name, this.#rest, this.#outbound, replies);
     this.#followUps = new FollowUpRunner<LateBusySignal>({
       budgetMs: this.#options.busySignalTimeoutMs,
       budgetMessage: `busy signal ran past busySignalTimeoutMs (${this.#options.busySignalTimeoutMs} ms)`,
@@ -277,6 +283,14 @@ export class DiscordAdapter implements Adapter, HistoryReader {
     options?: { limit?: number; signal?: AbortSignal },
   ): Promise<HistoryMessage[]> {
     return this.#outbound.readHistory(event, options);
+  }
+
+  /**
+   * Discord's own calls for a handler run, bound to `ctx.event` and `ctx.signal`, typed without a
+   * cast. Throws `TypeError` when `ctx` is another adapter's.
+   */
+  for(ctx: HandlerContext): DiscordPlatform {
+    return discordPlatformFor(this.name, this.#rest, this.#outbound, ctx);
   }
 
   /** The `@discordjs/rest` client (bot token set, bounded retries), for any other REST route. */
