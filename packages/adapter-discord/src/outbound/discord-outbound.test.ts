@@ -129,9 +129,12 @@ describe('outbound through @discordjs/rest', () => {
     const payload = buildChatInputCommand({ name: 'ask', channelId: '321' });
     await (await h.send(payload)).json();
     await done.promise;
-    expect(h.fake.callsTo(EDIT_ORIGINAL).map((c) => c.body)).toEqual([{ content: 'first' }]);
+    const users = { parse: ['users'] };
+    expect(h.fake.callsTo(EDIT_ORIGINAL).map((c) => c.body)).toEqual([
+      { content: 'first', allowed_mentions: users },
+    ]);
     expect(h.fake.callsTo(FOLLOW_UP).map((c) => c.body)).toEqual([
-      { content: 'second', flags: 64 },
+      { content: 'second', flags: 64, allowed_mentions: users },
     ]);
     expect(h.fake.callsTo(FOLLOW_UP)[0]?.params.token).toBe(payload.token);
   });
