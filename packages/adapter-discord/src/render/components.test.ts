@@ -72,4 +72,10 @@ describe('Discord rendering', () => {
       allowed_mentions: { parse: [] },
     });
   });
+
+  it('refuses two components with the same id and value (Discord wants unique custom ids)', () => {
+    expect(() =>
+      renderDiscordMessage(card({}, actions(button('vote', 'Yes'), button('vote', 'Also yes')))),
+    ).toThrow(/card.children\[0\].elements\[1\]: two components share the id and value "vote"/);
+  });
 });

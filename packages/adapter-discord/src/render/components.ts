@@ -18,6 +18,18 @@ type Component = Record<string, unknown>;
 class Budget {
   components = 0;
   text = 0;
+  readonly customIds = new Set<string>();
+
+  /** Discord wants every `custom_id` of a message unique: a repeat is the author's mistake. */
+  claim(customId: unknown, path: string): void {
+    if (typeof customId !== 'string') return;
+    if (this.customIds.has(customId)) {
+      throw new TypeError(
+        `${path}: two components share the id and value ${JSON.stringify(customId)}; give them different values`,
+      );
+    }
+    this.customIds.add(customId);
+  }
 }
 
 function check(limit: DiscordLimit, path: string, text: string | undefined): void {
@@ -98,6 +110,7 @@ function renderRows(elements: readonly ActionElement[], path: string, budget: Bu
   let buttons: Component[] | undefined;
   elements.forEach((element, j) => {
     const rendered = renderAction(element, `${path}.elements[${j}]`);
+    budget.claim(rendered.custom_id, `${path}.elements[${j}]`);
     budget.components += 1;
     if (element.type === 'select') {
       rows.push([rendered]);

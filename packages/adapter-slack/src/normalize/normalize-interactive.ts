@@ -85,6 +85,12 @@ function choseBusyOption(payload: SlackInteractive): boolean {
   );
 }
 
+/** The neutral id of an `action_id`: a repeated id rendered as `id|n` (block-kit.ts) is `id`. */
+function neutralActionId(actionId: string | undefined): string | undefined {
+  const at = actionId?.indexOf('|') ?? -1;
+  return at > 0 ? actionId?.slice(0, at) : actionId;
+}
+
 /** `value` and `message` of an action, `values` of a form submit (docs/messages.md). */
 function neutralFields(
   shape: SlackShape,
@@ -147,7 +153,7 @@ export function normalizeInteractive(payload: SlackInteractive, ctx: NormalizeCo
           : shape === 'block_actions'
             ? textOf(firstAction?.value)
             : undefined,
-      actionId: textOf(firstAction?.action_id) ?? textOf(payload.action_id),
+      actionId: neutralActionId(textOf(firstAction?.action_id) ?? textOf(payload.action_id)),
       ...idsOf(payload),
       ...neutralFields(shape, payload, firstAction),
       retry: ctx.retry,

@@ -1,4 +1,4 @@
-import { card, escapeText, fields, formErrors } from '@rt/core';
+import { actions, button, card, escapeText, fields, formErrors } from '@rt/core';
 import { EVERY_ELEMENT_CARD, EVERY_FIELD_FORM } from '@rt/testing';
 import { validateSlackMessage, validateSlackView } from '@rt/testing/slack';
 import { describe, expect, it } from 'vitest';
@@ -52,5 +52,18 @@ describe('Block Kit rendering', () => {
       response_action: 'errors',
       errors: { title: 'Required' },
     });
+  });
+
+  it('keeps action ids unique within a block when two buttons share a neutral id', () => {
+    const payload = renderSlackMessage(
+      card(
+        {},
+        actions(button('vote', 'Yes', { value: 'y' }), button('vote', 'No', { value: 'n' })),
+      ),
+    );
+    const elements = (payload.blocks?.[0]?.elements ?? []) as { action_id: string }[];
+    const ids = elements.map((e) => e.action_id);
+    expect(ids).toEqual(['vote', 'vote|1']);
+    expect(validateSlackMessage(payload)).toEqual([]);
   });
 });

@@ -74,6 +74,18 @@ function renderAction(element: ActionElement, path: string): Block {
   }
 }
 
+/**
+ * Slack wants `action_id`s unique within a block: a repeated neutral id (two buttons of one
+ * action, told apart by `value`) gets `|<n>` appended, which the normaliser strips again.
+ */
+function uniqueActionId(element: Block, seen: Map<string, number>): Block {
+  const id = element.action_id;
+  if (typeof id !== 'string') return element;
+  const times = seen.get(id) ?? 0;
+  seen.set(id, times + 1);
+  return times === 0 ? element : { ...element, action_id: `${id}|${times}` };
+}
+
 function renderElement(element: CardElement, path: string): Block[] {
   switch (element.type) {
     case 'section': {
@@ -106,16 +118,18 @@ function renderElement(element: CardElement, path: string): Block[] {
       check('context text', `${path}.text`, text);
       return [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }];
     }
-    case 'actions':
+    case 'actions': {
       count('elements per actions block', `${path}.elements`, element.elements.length);
+      const seen = new Map<string, number>();
       return [
         {
           type: 'actions',
           elements: element.elements.map((action, j) =>
-            renderAction(action, `${path}.elements[${j}]`),
+            uniqueActionId(renderAction(action, `${path}.elements[${j}]`), seen),
           ),
         },
       ];
+    }
   }
 }
 

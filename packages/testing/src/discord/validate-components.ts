@@ -40,6 +40,13 @@ class Checker {
   readonly errors: string[] = [];
   components = 0;
   text = 0;
+  readonly customIds: string[] = [];
+
+  uniqueIds(): void {
+    if (new Set(this.customIds).size !== this.customIds.length) {
+      this.fail('components', 'custom_id values must be unique in a message');
+    }
+  }
 
   fail(path: string, problem: string): void {
     this.errors.push(`${path}: ${problem}`);
@@ -74,12 +81,14 @@ class Checker {
         this.fail(`${path}.custom_id`, 'link buttons cannot have one');
     } else if (style !== 6) {
       this.string(value.custom_id, `${path}.custom_id`, 100);
+      if (typeof value.custom_id === 'string') this.customIds.push(value.custom_id);
     }
     this.string(value.label, `${path}.label`, 80, value.emoji === undefined);
   }
 
   select(value: Json, path: string): void {
     this.string(value.custom_id, `${path}.custom_id`, 100);
+    if (typeof value.custom_id === 'string') this.customIds.push(value.custom_id);
     this.string(value.placeholder, `${path}.placeholder`, 150, false);
     if (value.type === STRING_SELECT) this.options(value.options, `${path}.options`);
   }
@@ -207,6 +216,7 @@ export function validateDiscordMessage(body: unknown): string[] {
       });
     }
   }
+  checker.uniqueIds();
   const empty =
     length(message.content) === 0 &&
     (!Array.isArray(message.embeds) || message.embeds.length === 0) &&

@@ -169,6 +169,12 @@ class Checker {
         elements.forEach((element, i) => {
           this.element(element, `${pointer}/elements/${i}`);
         });
+        const ids = elements
+          .map((element) => (element as Json)?.action_id)
+          .filter((id): id is string => typeof id === 'string');
+        if (new Set(ids).size !== ids.length) {
+          this.fail(`${pointer}/elements`, 'action_id values must be unique within a block');
+        }
         return;
       }
       case 'input':
