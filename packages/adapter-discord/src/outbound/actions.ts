@@ -269,7 +269,10 @@ export class DiscordActions implements ConversationActions {
     return first as PostedMessage;
   }
 
-  /** An ephemeral follow-up listing the errors (a Discord modal cannot stay open). */
+  /**
+   * The errors, ephemeral (a Discord modal cannot stay open): replacing a private "thinking…"
+   * message, else as an ephemeral follow-up, deleting a public "thinking…" left unanswered.
+   */
   async showFormErrors(
     event: RtEvent,
     errors: FormErrors,
@@ -279,6 +282,17 @@ export class DiscordActions implements ConversationActions {
       this.#unsupported('showFormErrors', 'form errors answer a modal submit interaction');
     }
     const body: DiscordBody = discordFormErrors(errors);
+    const state = this.#replies.get(event);
+    if (state?.ack === 'deferred_message' && state.ephemeral) {
+      // The "thinking…" message is already private: the errors replace it.
+      await this.#outbound.reply(event, body, options);
+      return;
+    }
     await this.#outbound.followUp(event, body, { signal: options.signal, ephemeral: true });
+    if (state?.ack === 'deferred_message') {
+      // A public "thinking…" nobody will answer: remove it, the errors were the answer.
+      state.ack = 'answered';
+      await this.#outbound.deleteOriginal(event, options);
+    }
   }
 }
