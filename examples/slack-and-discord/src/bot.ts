@@ -65,7 +65,7 @@ export function createBot(options: BotOptions): Bot {
   const discord = createDiscordAdapter({
     publicKey: options.discord.publicKey,
     applicationId: options.discord.applicationId,
-    token: options.discord.token,
+    botToken: options.discord.token,
     ...(options.discord.apiUrl !== undefined ? { apiUrl: options.discord.apiUrl } : {}),
     // Refused messages get a visible busy reply; alert when the gateway stays down for 30 s.
     gateway: options.discord.gateway === false ? false : { busySignal: 'reply' },

@@ -14,6 +14,7 @@ import type { RuntimeHandle } from '@rt/core/adapter';
 import { adapterNotice, FollowUpRunner, PendingSet } from '@rt/core/adapter';
 import type { Client } from 'discord.js';
 import type { APIMessage } from 'discord-api-types/v10';
+import { DiscordTargetError } from './errors.js';
 import { DiscordGateway } from './gateway/discord-gateway.js';
 import { resolveGatewayOptions } from './gateway/gateway-options.js';
 import { createRequestHandler } from './http/handle-request.js';
@@ -272,9 +273,36 @@ export class DiscordAdapter implements Adapter, HistoryReader {
     return this.#outbound.startThread(channel, name, options);
   }
 
-  /** Adds the bot's reaction to a message. */
-  react(channel: string, messageId: string, emoji: string, options?: CallOptions): Promise<void> {
-    return this.#outbound.react(channel, messageId, emoji, options);
+  /**
+   * Adds the bot's reaction (`👍`, a common `:name:`, or a custom `name:id`) to `target`, by default
+   * the message the event is about (the gateway message, or the message a component was on): the
+   * same signature as the Slack adapter's `react`. `UnsupportedActionError` when there is none.
+   */
+  react(
+    event: RtEvent,
+    emoji: string,
+    target?: PostedMessage,
+    options: CallOptions = {},
+  ): Promise<void> {
+    return this.actions.react(event, emoji, target, {
+      signal: options.signal ?? new AbortController().signal,
+    });
+  }
+
+  /**
+   * Posts a Discord message in a channel, default the event's (in `thread` when given: a thread is
+   * a channel), with the bot token: the same signature as the Slack adapter's `post`.
+   */
+  post(
+    event: RtEvent,
+    message: DiscordMessage,
+    options: { channel?: string; thread?: string } & CallOptions = {},
+  ): Promise<PostedMessage> {
+    const channel = options.thread ?? options.channel ?? event.channel;
+    if (channel === undefined) {
+      return Promise.reject(new DiscordTargetError(`event ${event.id} has no channel to post in`));
+    }
+    return this.#outbound.send(channel, message, options);
   }
 
   /** The latest messages of the event's thread (or channel), oldest first, read from Discord. */

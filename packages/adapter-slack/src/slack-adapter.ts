@@ -10,7 +10,7 @@ import type {
   RtEvent,
 } from '@rt/core';
 import type { RuntimeHandle } from '@rt/core/adapter';
-import { PendingSet } from '@rt/core/adapter';
+import { emojiName, PendingSet } from '@rt/core/adapter';
 import type { WebClient } from '@slack/web-api';
 import { createRequestHandler } from './http/handle-request.js';
 import type { SlackCoreDeps } from './inbound/deps.js';
@@ -193,13 +193,21 @@ export class SlackAdapter implements Adapter, HistoryReader {
     return this.#outbound.reply(event, message, options);
   }
 
-  /** Posts in a channel (default: the event's), in a thread when `threadTs` is given. */
+  /**
+   * Posts a Slack message in a channel (default: the event's), in `thread` when given (a thread
+   * ts): the same signature as the Discord adapter's `post`. `threadTs` is the old name of `thread`.
+   */
   post(
     event: RtEvent,
     message: SlackMessage,
-    options?: { channel?: string; threadTs?: string } & CallOptions,
+    options: { channel?: string; thread?: string; threadTs?: string } & CallOptions = {},
   ): Promise<PostedMessage> {
-    return this.#outbound.post(event, message, options);
+    const { thread, threadTs, ...rest } = options;
+    const ts = thread ?? threadTs;
+    return this.#outbound.post(event, message, {
+      ...rest,
+      ...(ts !== undefined ? { threadTs: ts } : {}),
+    });
   }
 
   /** Edits a message (`chat.update`). */
@@ -212,14 +220,21 @@ export class SlackAdapter implements Adapter, HistoryReader {
     return this.#outbound.update(event, target, message, options);
   }
 
-  /** Adds a reaction to `target`, by default the message the event is about. */
+  /**
+   * Adds a reaction (`eyes`, `:eyes:` or a common Unicode emoji) to `target` (a posted message
+   * `{ channel, id }`, or `{ channel, ts }`), by default the message the event is about: the same
+   * signature as the Discord adapter's `react`.
+   */
   react(
     event: RtEvent,
-    name: string,
-    target?: SlackMessageRef,
+    emoji: string,
+    target?: PostedMessage | SlackMessageRef,
     options?: CallOptions,
   ): Promise<void> {
-    return this.#outbound.react(event, name, target, options);
+    const ref =
+      target === undefined || 'ts' in target ? target : { channel: target.channel, ts: target.id };
+    const name = emojiName(emoji) ?? emoji;
+    return this.#outbound.react(event, name, ref, options);
   }
 
   /** Posts a message only one user sees (default: the event's user, in the event's channel). */
