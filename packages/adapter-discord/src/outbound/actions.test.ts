@@ -247,4 +247,18 @@ describe('round trips on Discord', () => {
     const answer = await (await h.send(buildModalSubmit({ customId: 'feedback' }))).json();
     expect(answer).toMatchObject({ type: 4, data: { content: '**title**: Too short', flags: 64 } });
   });
+
+  it('discord.for(ctx) gives the typed platform calls bound to the handler, and refuses another adapter’s ctx', async () => {
+    const result = await inCommand(async (ctx) => {
+      const platform = h.adapter.for(ctx);
+      expect(platform.signal).toBe(ctx.signal);
+      await platform.followUp('raw follow-up');
+      expect(() =>
+        h.adapter.for({ ...ctx, event: { ...ctx.event, adapter: 'other' } } as HandlerContext),
+      ).toThrow(TypeError);
+      return 'ok';
+    });
+    expect(result).toBe('ok');
+    expect(h.fake.callsTo(FOLLOW_UP)[0]?.body).toMatchObject({ content: 'raw follow-up' });
+  });
 });

@@ -227,4 +227,21 @@ describe('round trips on Slack', () => {
       errors: { title: 'Too short' },
     });
   });
+
+  it('slack.for(ctx) gives the typed platform calls bound to the handler, and refuses another adapter’s ctx', async () => {
+    h = await startHarness();
+    const result = (await inHandler(async (ctx) => {
+      const platform = h.adapter.for(ctx);
+      await platform.api((client, args) =>
+        client.chat.postMessage(args({ channel: 'C5', text: 'raw' })),
+      );
+      await platform.post('plain', { threadTs: '1.2' });
+      expect(() =>
+        h.adapter.for({ ...ctx, event: { ...ctx.event, adapter: 'other' } } as HandlerContext),
+      ).toThrow(TypeError);
+      return 'ok';
+    })) as string;
+    expect(result).toBe('ok');
+    expect(h.fake.callsTo('chat.postMessage').map((c) => c.args.channel)).toEqual(['C5', 'C1']);
+  });
 });
