@@ -1,3 +1,4 @@
+export type { ActedByBot } from './adapter/test-actions.js';
 export {
   createTestAdapter,
   type PostedByBot,
