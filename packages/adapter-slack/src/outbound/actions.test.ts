@@ -136,6 +136,30 @@ describe('conversation actions on Slack, through the fake Web API', () => {
     expect(h.fake.callsTo('views.open')).toEqual([]);
   });
 
+  it('refuses openForm once the trigger_id is older than its 3 s, before any call', async () => {
+    h = await startHarness();
+    const signal = new AbortController().signal;
+    const stale: RtEvent = {
+      adapter: 'slack',
+      tenant: 'T0TEAM',
+      id: 'tr-old',
+      kind: 'command',
+      shape: 'slash_command',
+      receivedAt: Date.now() - 3001,
+      payload: { team_id: 'T0TEAM', trigger_id: 'tr-old' },
+    };
+    await expect(
+      h.adapter.actions.openForm(stale, EVERY_FIELD_FORM, { signal }),
+    ).rejects.toMatchObject({
+      code: 'RT_UNSUPPORTED_ACTION',
+      reason: expect.stringMatching(/expired/),
+    });
+    await h.adapter.actions.openForm({ ...stale, receivedAt: Date.now() }, EVERY_FIELD_FORM, {
+      signal,
+    });
+    expect(h.fake.callsTo('views.open')).toHaveLength(1);
+  });
+
   it("cancels an action in flight when the handler's signal aborts", async () => {
     h = await startHarness({ runtime: { detachTimeoutMs: 100 } });
     h.fake.hang('chat.postMessage');
