@@ -27,6 +27,7 @@ describe('Block Kit rendering', () => {
       '*b* _i_ ~s~ `c` <https://x.io|l> <@U1> <#C1>',
     );
     expect(toMrkdwn('- one\n1. two\n> q')).toBe('• one\n1. two\n> q');
+    expect(toMrkdwn('[a|b](https://x.io/?q=1|2>3)')).toBe('<https://x.io/?q=1%7C2%3E3|a¦b>');
     expect(toMrkdwn(escapeText('<!channel> & *loud*'))).toBe(
       '&lt;!channel&gt; &amp; *\u200bloud*\u200b',
     );

@@ -22,7 +22,8 @@ export const MRKDWN_SYNTAX: MarkdownSyntax = Object.freeze({
   strike: (inner: string) => `~${inner}~`,
   code: (text: string) =>
     `\`${text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')}\``,
-  link: (url: string, label: string) => `<${url}|${label.replaceAll('|', '¦')}>`,
+  link: (url: string, label: string) =>
+    `<${url.replaceAll('|', '%7C').replaceAll('>', '%3E').replaceAll('<', '%3C')}|${label.replaceAll('|', '¦')}>`,
   user: (id: string) => `<@${id}>`,
   channel: (id: string) => `<#${id}>`,
   codeBlock: (text: string) =>
