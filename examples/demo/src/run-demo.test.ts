@@ -49,7 +49,7 @@ describe('the demo', () => {
       { stdout: out },
     );
     const failed = report?.invariants.filter((i) => !i.passed).map((i) => `${i.name}: ${i.detail}`);
-    expect(failed).toEqual([]);
+    expect(failed, JSON.stringify(failed)).toEqual([]);
     expect(exitCode).toBe(0);
     expect(report?.invariants).toHaveLength(15);
     expect(report?.stoppedEarly).toBeUndefined();
@@ -111,7 +111,7 @@ describe('the demo', () => {
     const failed = socketReport?.invariants
       .filter((i) => !i.passed)
       .map((i) => `${i.name}: ${i.detail}`);
-    expect(failed).toEqual([]);
+    expect(failed, JSON.stringify(failed)).toEqual([]);
     expect(exitCode).toBe(EXIT_CODES.passed);
     const run = socketReport!.run;
     // Both instances served: A until the deploy, B after it; A's socket closed from its side.
