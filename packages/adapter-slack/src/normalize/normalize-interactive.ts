@@ -87,8 +87,7 @@ function choseBusyOption(payload: SlackInteractive): boolean {
 
 /** The neutral id of an `action_id`: a repeated id rendered as `id|n` (block-kit.ts) is `id`. */
 function neutralActionId(actionId: string | undefined): string | undefined {
-  const at = actionId?.indexOf('|') ?? -1;
-  return at > 0 ? actionId?.slice(0, at) : actionId;
+  return actionId?.replace(/(.)\|\d+$/, '$1');
 }
 
 /** `value` and `message` of an action, `values` of a form submit (docs/messages.md). */
