@@ -49,9 +49,9 @@ describe('the demo', () => {
       { stdout: out },
     );
     const failed = report?.invariants.filter((i) => !i.passed).map((i) => `${i.name}: ${i.detail}`);
-    expect(failed).toEqual([]);
+    expect(failed, JSON.stringify(failed)).toEqual([]);
     expect(exitCode).toBe(0);
-    expect(report?.invariants).toHaveLength(14);
+    expect(report?.invariants).toHaveLength(15);
     expect(report?.stoppedEarly).toBeUndefined();
     const r = report!;
     // Counts add up: every event was sent and handled once; the bound really was hit.
@@ -90,7 +90,7 @@ describe('the demo', () => {
     const h = r.discord.handled;
     expect(r.discord.accepted).toBe(h.messages + h.commands + h.clicks + 3);
     expect(r.discord.outcomes.completed).toBe(r.discord.accepted);
-    expect(out.text()).toMatch(/RESULT: all 14 invariants passed\n$/);
+    expect(out.text()).toMatch(/RESULT: all 15 invariants passed\n$/);
   });
 
   it('floods over Socket Mode with a deploy mid-flood and proves its invariants', async () => {
@@ -111,7 +111,7 @@ describe('the demo', () => {
     const failed = socketReport?.invariants
       .filter((i) => !i.passed)
       .map((i) => `${i.name}: ${i.detail}`);
-    expect(failed).toEqual([]);
+    expect(failed, JSON.stringify(failed)).toEqual([]);
     expect(exitCode).toBe(EXIT_CODES.passed);
     const run = socketReport!.run;
     // Both instances served: A until the deploy, B after it; A's socket closed from its side.

@@ -16,6 +16,7 @@ import { planTraffic } from './simulator/traffic-plan.js';
 import { SimulatedWebApi } from './simulator/web-api.js';
 import { runSocketModeDemo, type SocketDemoReport } from './socket-mode/socket-run.js';
 import { checkInvariants, type Invariant } from './summary/invariants.js';
+import { renderedPayloadsAccepted } from './summary/payload-checks.js';
 import type { DiscordHandled } from './summary/summary.js';
 import { renderSummary } from './summary/summary.js';
 import { seconds } from './view/format.js';
@@ -196,6 +197,10 @@ export async function runDemo(
   const final = metrics.sample();
   renderer.stop(final);
   await webApi.close();
+  const payloads = {
+    slack: { validated: webApi.validatedPayloads, rejected: [...webApi.rejections] },
+    discord: { validated: discord.validatedPayloads, rejected: [...discord.rejections] },
+  };
   const gatewayCloses = await discord.closes();
   const identifies = discord.gatewayEvents.filter((e) => e.type === 'identify').length;
   await discord.close();
@@ -224,6 +229,7 @@ export async function runDemo(
       identifies,
       ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
     }),
+    renderedPayloadsAccepted(payloads),
   ];
   const discordReport = {
     outcomes: discordOutcomes,

@@ -8,7 +8,14 @@ import { createDiscordAdapter, type DiscordAdapter } from '@rt/adapter-discord';
 import { createSlackAdapter, type SlackAdapter } from '@rt/adapter-slack';
 import { createRuntime, type FetchHandler, type Observer, type Runtime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
-import { onMention } from './handlers/mention.js';
+import { onFeedback, onFollowUp } from './handlers/feedback.js';
+import {
+  FEEDBACK_COMMAND,
+  FEEDBACK_FORM,
+  onFeedbackCommand,
+  onFeedbackSubmit,
+} from './handlers/feedback-form.js';
+import { FEEDBACK_ACTION, FOLLOW_UP_ACTION, onMention } from './handlers/mention.js';
 import { followThreads } from './handlers/running-summary.js';
 import { STATUS_COMMAND, statusCommand } from './handlers/status-command.js';
 
@@ -59,10 +66,12 @@ export function createBot(options: BotOptions): Bot {
   const discord = createDiscordAdapter({
     publicKey: options.discord.publicKey,
     applicationId: options.discord.applicationId,
-    token: options.discord.token,
+    botToken: options.discord.token,
     ...(options.discord.apiUrl !== undefined ? { apiUrl: options.discord.apiUrl } : {}),
     // Refused messages get a visible busy reply; alert when the gateway stays down for 30 s.
     gateway: options.discord.gateway === false ? false : { busySignal: 'reply' },
+    // A Discord modal can only be a command's first answer: this command runs before it.
+    syncCommands: [FEEDBACK_COMMAND],
   });
   const runtime = createRuntime({
     // One State for both platforms: dedupe marks and locks are namespaced by adapter and tenant.
@@ -76,9 +85,14 @@ export function createBot(options: BotOptions): Bot {
     observers: options.observers ?? [],
   });
 
-  // The same handlers answer on both platforms: routes match the neutral kinds (docs/events.md).
+  // The same handlers answer on both platforms: routes match the neutral kinds (docs/events.md),
+  // and handlers speak through ctx only (docs/messages.md).
   runtime.onMention(onMention);
+  runtime.onAction(FEEDBACK_ACTION, onFeedback);
+  runtime.onAction(FOLLOW_UP_ACTION, onFollowUp);
   runtime.onCommand(STATUS_COMMAND, statusCommand(runtime));
+  runtime.onCommand(FEEDBACK_COMMAND, onFeedbackCommand);
+  runtime.onFormSubmit(FEEDBACK_FORM, onFeedbackSubmit);
   followThreads(runtime); // docs/conversations.md: subscribe at a mention, keep a running summary
 
   let closing: Promise<void> | undefined;

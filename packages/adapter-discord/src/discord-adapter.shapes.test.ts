@@ -74,7 +74,10 @@ describe('the SPEC 9.2 answer table over HTTP', () => {
         params: { application: payload.application_id, token: payload.token },
         token: undefined,
       });
-      expect(call?.body).toEqual({ content: expect.stringMatching(/^done: /) });
+      expect(call?.body).toEqual({
+        content: expect.stringMatching(/^done: /),
+        allowed_mentions: { parse: ['users'] },
+      });
       if (row.replyVia === EDIT_ORIGINAL) expect(call?.params.message).toBe('@original');
       expect(h.fake.calls).toHaveLength(1);
     });

@@ -2,6 +2,7 @@ import { REST } from '@discordjs/rest';
 import type {
   Adapter,
   DispatchMode,
+  HandlerContext,
   HistoryMessage,
   HistoryReader,
   LockScope,
@@ -13,6 +14,7 @@ import type { RuntimeHandle } from '@rt/core/adapter';
 import { adapterNotice, FollowUpRunner, PendingSet } from '@rt/core/adapter';
 import type { Client } from 'discord.js';
 import type { APIMessage } from 'discord-api-types/v10';
+import { DiscordTargetError } from './errors.js';
 import { DiscordGateway } from './gateway/discord-gateway.js';
 import { resolveGatewayOptions } from './gateway/gateway-options.js';
 import { createRequestHandler } from './http/handle-request.js';
@@ -24,6 +26,7 @@ import {
   type ResolvedDiscordOptions,
   resolveDiscordOptions,
 } from './options.js';
+import { DiscordActions } from './outbound/actions.js';
 import {
   type CallOptions,
   DiscordOutbound,
@@ -31,6 +34,7 @@ import {
   type ThreadOptions,
 } from './outbound/discord-outbound.js';
 import type { DiscordMessage } from './outbound/message-body.js';
+import { type DiscordPlatform, discordPlatformFor } from './outbound/platform.js';
 import { ReplyStates } from './outbound/reply-state.js';
 import type { LateBusySignal } from './respond/late-refusal.js';
 import type { DiscordShape } from './shapes.js';
@@ -52,6 +56,8 @@ export class DiscordAdapter implements Adapter, HistoryReader {
   readonly #options: ResolvedDiscordOptions;
   readonly #rest: REST;
   readonly #outbound: DiscordOutbound;
+  /** The neutral conversation actions behind `ctx.reply`, `ctx.post`, ... (docs/messages.md). */
+  readonly actions: DiscordActions;
   readonly #followUps: FollowUpRunner<LateBusySignal>;
   readonly #answering = new PendingSet();
   readonly #gateway: DiscordGateway | undefined;
@@ -68,6 +74,7 @@ export class DiscordAdapter implements Adapter, HistoryReader {
     this.#rest.setToken(this.#options.token);
     const replies = new ReplyStates();
     this.#outbound = new DiscordOutbound(this.#rest, replies, this.#options.historyLimit);
+    this.actions = new DiscordActions(this.name, this.#rest, this.#outbound, replies);
     this.#followUps = new FollowUpRunner<LateBusySignal>({
       budgetMs: this.#options.busySignalTimeoutMs,
       budgetMessage: `busy signal ran past busySignalTimeoutMs (${this.#options.busySignalTimeoutMs} ms)`,
@@ -266,9 +273,36 @@ export class DiscordAdapter implements Adapter, HistoryReader {
     return this.#outbound.startThread(channel, name, options);
   }
 
-  /** Adds the bot's reaction to a message. */
-  react(channel: string, messageId: string, emoji: string, options?: CallOptions): Promise<void> {
-    return this.#outbound.react(channel, messageId, emoji, options);
+  /**
+   * Adds the bot's reaction (`👍`, a common `:name:`, or a custom `name:id`) to `target`, by default
+   * the message the event is about (the gateway message, or the message a component was on): the
+   * same signature as the Slack adapter's `react`. `UnsupportedActionError` when there is none.
+   */
+  react(
+    event: RtEvent,
+    emoji: string,
+    target?: PostedMessage,
+    options: CallOptions = {},
+  ): Promise<void> {
+    return this.actions.react(event, emoji, target, {
+      signal: options.signal ?? new AbortController().signal,
+    });
+  }
+
+  /**
+   * Posts a Discord message in a channel, default the event's (in `thread` when given: a thread is
+   * a channel), with the bot token: the same signature as the Slack adapter's `post`.
+   */
+  post(
+    event: RtEvent,
+    message: DiscordMessage,
+    options: { channel?: string; thread?: string } & CallOptions = {},
+  ): Promise<PostedMessage> {
+    const channel = options.thread ?? options.channel ?? event.channel;
+    if (channel === undefined) {
+      return Promise.reject(new DiscordTargetError(`event ${event.id} has no channel to post in`));
+    }
+    return this.#outbound.send(channel, message, options);
   }
 
   /** The latest messages of the event's thread (or channel), oldest first, read from Discord. */
@@ -277,6 +311,14 @@ export class DiscordAdapter implements Adapter, HistoryReader {
     options?: { limit?: number; signal?: AbortSignal },
   ): Promise<HistoryMessage[]> {
     return this.#outbound.readHistory(event, options);
+  }
+
+  /**
+   * Discord's own calls for a handler run, bound to `ctx.event` and `ctx.signal`, typed without a
+   * cast. Throws `TypeError` when `ctx` is another adapter's.
+   */
+  for(ctx: HandlerContext): DiscordPlatform {
+    return discordPlatformFor(this.name, this.#rest, this.#outbound, ctx);
   }
 
   /** The `@discordjs/rest` client (bot token set, bounded retries), for any other REST route. */

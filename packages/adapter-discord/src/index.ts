@@ -37,7 +37,11 @@ export {
   interactionOf,
   modalValuesOf,
 } from './normalize/event-data.js';
-export { type DiscordInstallation, installationOf, tenantOf } from './normalize/installation.js';
+export {
+  type DiscordInstallation,
+  installationOf as discordInstallationOf,
+  tenantOf as discordTenantOf,
+} from './normalize/installation.js';
 export { type MessageTarget, messageTargetOf } from './normalize/message-target.js';
 export type { ModalValue } from './normalize/modal-values.js';
 export type { GatewayReaction } from './normalize/normalize-gateway-dispatch.js';
@@ -48,9 +52,16 @@ export {
   type DiscordAdapterOptions,
   type EphemeralDecision,
 } from './options.js';
-export type { CallOptions, FollowUpOptions, ThreadOptions } from './outbound/discord-outbound.js';
+export type { DiscordActions } from './outbound/actions.js';
+export type {
+  CallOptions as DiscordCallOptions,
+  FollowUpOptions as DiscordFollowUpOptions,
+  ThreadOptions as DiscordThreadOptions,
+} from './outbound/discord-outbound.js';
 export type { DiscordMessage, DiscordMessageBody } from './outbound/message-body.js';
+export type { DiscordPlatform } from './outbound/platform.js';
 export type { DiscordInteraction } from './parse/payload-types.js';
+export { DISCORD_LIMITS, type DiscordLimit } from './render/limits.js';
 export { BUSY_CHOICE_VALUE } from './respond/busy-choice.js';
 export {
   autocompleteResult,

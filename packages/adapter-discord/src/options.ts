@@ -37,10 +37,13 @@ export interface DiscordAdapterOptions extends AnswerOptions<DiscordShape> {
   /** The application id (a snowflake). Required. */
   readonly applicationId: string;
   /**
-   * The bot token, for channel messages, threads, reactions and history. Interaction follow-ups
-   * and `@original` edits use the interaction's own token and work without it. Required.
+   * The bot token, for channel messages, threads, reactions and history (the same name as the
+   * Slack adapter's). Interaction follow-ups and `@original` edits use the interaction's own token
+   * and work without it. Required.
    */
-  readonly token: string;
+  readonly botToken?: string;
+  /** @deprecated The old name of `botToken`, still accepted. */
+  readonly token?: string;
   /** Adapter name, unique per runtime; becomes `RtEvent.adapter`. Default `discord`. */
   readonly name?: string;
   /** REST base URL, passed to `@discordjs/rest` as `api` (tests point it at a local fake). Default `https://discord.com/api`. */
@@ -169,7 +172,7 @@ export function resolveDiscordOptions(options: DiscordAdapterOptions): ResolvedD
     name: checkNonEmptyText('name', options.name ?? d.name),
     publicKey: options.publicKey === undefined ? undefined : importPublicKey(options.publicKey),
     applicationId: options.applicationId,
-    token: checkNonEmptyText('token', options.token),
+    token: checkNonEmptyText('botToken', options.botToken ?? options.token),
     apiUrl: apiUrl.replace(/\/+$/, ''),
     restOptions: { ...DEFAULT_REST_OPTIONS, ...options.restOptions },
     bodyLimitBytes: checkPositiveInteger(

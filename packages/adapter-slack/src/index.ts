@@ -9,10 +9,10 @@ export {
 } from './errors.js';
 export type { SlackInstallationSource, SlackRevocation } from './installs/installation-source.js';
 export {
-  installationOf,
+  installationOf as slackInstallationOf,
   type SlackInstallation,
   type SlackTokenResolver,
-  tenantOf,
+  tenantOf as slackTenantOf,
 } from './normalize/installation.js';
 export type { MentionAndMessage } from './normalize/message-identity.js';
 export type { SlackNoticeName } from './notices.js';
@@ -21,10 +21,12 @@ export {
   DEFAULT_WEB_CLIENT_OPTIONS,
   type SlackAdapterOptions,
 } from './options.js';
+export type { SlackActions } from './outbound/actions.js';
 export type { SlackMessageRef } from './outbound/event-refs.js';
+export type { SlackPlatform } from './outbound/platform.js';
 export type {
-  CallOptions,
-  RespondOptions,
+  CallOptions as SlackCallOptions,
+  RespondOptions as SlackRespondOptions,
   SlackMessage,
   SlackViewDefinition,
 } from './outbound/slack-outbound.js';
@@ -39,6 +41,7 @@ export type {
   SlackSlashCommand,
   SlackView,
 } from './parse/payload-types.js';
+export { SLACK_LIMITS, type SlackLimit } from './render/limits.js';
 export { BUSY_OPTION_VALUE } from './respond/busy-surfaces.js';
 export { isSlackShape, SLACK_SHAPES, type SlackShape } from './shapes.js';
 export { createSlackAdapter, SlackAdapter } from './slack-adapter.js';

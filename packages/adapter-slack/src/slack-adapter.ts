@@ -1,6 +1,7 @@
 import type {
   Adapter,
   DispatchMode,
+  HandlerContext,
   HistoryMessage,
   HistoryReader,
   LockScope,
@@ -9,7 +10,7 @@ import type {
   RtEvent,
 } from '@rt/core';
 import type { RuntimeHandle } from '@rt/core/adapter';
-import { PendingSet } from '@rt/core/adapter';
+import { emojiName, PendingSet } from '@rt/core/adapter';
 import type { WebClient } from '@slack/web-api';
 import { createRequestHandler } from './http/handle-request.js';
 import type { SlackCoreDeps } from './inbound/deps.js';
@@ -21,7 +22,9 @@ import {
   resolveSlackOptions,
   type SlackAdapterOptions,
 } from './options.js';
+import { SlackActions } from './outbound/actions.js';
 import type { SlackMessageRef } from './outbound/event-refs.js';
+import { type SlackPlatform, slackPlatformFor } from './outbound/platform.js';
 import {
   type CallOptions,
   type RespondOptions,
@@ -45,6 +48,8 @@ export class SlackAdapter implements Adapter, HistoryReader {
   readonly defaultLockScope: LockScope = 'thread';
   readonly #options: ResolvedSlackOptions;
   readonly #outbound: SlackOutbound;
+  /** The neutral conversation actions behind `ctx.reply`, `ctx.post`, ... (docs/messages.md). */
+  readonly actions: SlackActions;
   readonly #followUps: SlackFollowUps;
   readonly #answering = new PendingSet();
   readonly #core: SlackCoreDeps;
@@ -57,6 +62,7 @@ export class SlackAdapter implements Adapter, HistoryReader {
     this.#options = resolveSlackOptions(options);
     this.name = this.#options.name;
     this.#outbound = new SlackOutbound(this.#options);
+    this.actions = new SlackActions(this.name, this.#outbound);
     const notice: SlackCoreDeps['notice'] = (name, detail, error) =>
       emitSlackNotice(this.#runtime, this.name, name, detail, error);
     this.#followUps = createSlackFollowUps(this.#options, ({ event, followUp }, error) =>
@@ -187,13 +193,21 @@ export class SlackAdapter implements Adapter, HistoryReader {
     return this.#outbound.reply(event, message, options);
   }
 
-  /** Posts in a channel (default: the event's), in a thread when `threadTs` is given. */
+  /**
+   * Posts a Slack message in a channel (default: the event's), in `thread` when given (a thread
+   * ts): the same signature as the Discord adapter's `post`. `threadTs` is the old name of `thread`.
+   */
   post(
     event: RtEvent,
     message: SlackMessage,
-    options?: { channel?: string; threadTs?: string } & CallOptions,
+    options: { channel?: string; thread?: string; threadTs?: string } & CallOptions = {},
   ): Promise<PostedMessage> {
-    return this.#outbound.post(event, message, options);
+    const { thread, threadTs, ...rest } = options;
+    const ts = thread ?? threadTs;
+    return this.#outbound.post(event, message, {
+      ...rest,
+      ...(ts !== undefined ? { threadTs: ts } : {}),
+    });
   }
 
   /** Edits a message (`chat.update`). */
@@ -206,14 +220,21 @@ export class SlackAdapter implements Adapter, HistoryReader {
     return this.#outbound.update(event, target, message, options);
   }
 
-  /** Adds a reaction to `target`, by default the message the event is about. */
+  /**
+   * Adds a reaction (`eyes`, `:eyes:` or a common Unicode emoji) to `target` (a posted message
+   * `{ channel, id }`, or `{ channel, ts }`), by default the message the event is about: the same
+   * signature as the Discord adapter's `react`.
+   */
   react(
     event: RtEvent,
-    name: string,
-    target?: SlackMessageRef,
+    emoji: string,
+    target?: PostedMessage | SlackMessageRef,
     options?: CallOptions,
   ): Promise<void> {
-    return this.#outbound.react(event, name, target, options);
+    const ref =
+      target === undefined || 'ts' in target ? target : { channel: target.channel, ts: target.id };
+    const name = emojiName(emoji) ?? emoji;
+    return this.#outbound.react(event, name, ref, options);
   }
 
   /** Posts a message only one user sees (default: the event's user, in the event's channel). */
@@ -255,6 +276,14 @@ export class SlackAdapter implements Adapter, HistoryReader {
     options?: { viewId?: string; hash?: string } & CallOptions,
   ): Promise<void> {
     return this.#outbound.updateView(event, view, options);
+  }
+
+  /**
+   * Slack's own calls for a handler run, bound to `ctx.event` and `ctx.signal`, typed without a
+   * cast. Throws `TypeError` when `ctx` is another adapter's.
+   */
+  for(ctx: HandlerContext): SlackPlatform {
+    return slackPlatformFor(this.name, this.#outbound, ctx);
   }
 
   /** The `WebClient` of an event's (or an installation's) token, for any other Web API method. */

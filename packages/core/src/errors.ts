@@ -120,6 +120,61 @@ export class PayloadTooLargeError extends RtError {
   }
 }
 
+/** A conversation action a handler can call (`ctx.post`, `ctx.openForm`, ...). */
+export type ConversationActionName =
+  | 'reply'
+  | 'post'
+  | 'edit'
+  | 'delete'
+  | 'react'
+  | 'unreact'
+  | 'ephemeral'
+  | 'typing'
+  | 'openForm'
+  | 'dm'
+  | 'showFormErrors';
+
+/**
+ * The adapter, or this delivery, cannot do `action`: the platform has no such call (Slack has no
+ * typing indicator outside assistant threads), or the delivery lacks what it needs (a form opens
+ * only from an interaction inside the platform's trigger window, a Discord ephemeral message only
+ * answers an interaction). Thrown before anything is sent. `reason` says which, in words.
+ */
+export class UnsupportedActionError extends RtError {
+  readonly action: ConversationActionName;
+  readonly adapter: string;
+  readonly reason: string;
+
+  constructor(action: ConversationActionName, adapter: string, reason: string) {
+    super('RT_UNSUPPORTED_ACTION', `${action} is not supported by adapter "${adapter}": ${reason}`);
+    this.action = action;
+    this.adapter = adapter;
+    this.reason = reason;
+  }
+}
+
+/**
+ * A message, card or form breaks a documented platform limit (`limit`, e.g. `blocks per message`)
+ * at `path` (the offending element, e.g. `card.children[3].elements[0].label`). Thrown by the
+ * adapter's renderer before any call: nothing was sent.
+ */
+export class MessageLimitError extends RtError {
+  readonly adapter: string;
+  readonly limit: string;
+  readonly path: string;
+  readonly max: number;
+  readonly actual: number;
+
+  constructor(adapter: string, limit: string, path: string, max: number, actual: number) {
+    super('RT_MESSAGE_LIMIT', `${path} breaks the ${adapter} limit "${limit}": ${actual} > ${max}`);
+    this.adapter = adapter;
+    this.limit = limit;
+    this.path = path;
+    this.max = max;
+    this.actual = actual;
+  }
+}
+
 /** True when `value` is an rt error with the given code (works across duplicated package copies). */
 export function hasErrorCode(value: unknown, code: string): boolean {
   return typeof value === 'object' && value !== null && (value as { code?: unknown }).code === code;

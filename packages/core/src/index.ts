@@ -12,6 +12,62 @@ export type {
 } from './adapter/adapter.js';
 export { isHistoryReader } from './adapter/adapter.js';
 export type {
+  ContextActions,
+  EphemeralTarget,
+  PostTarget,
+} from './conversation/actions.js';
+export {
+  type ActionElement,
+  type ActionsElement,
+  actions,
+  type ButtonElement,
+  button,
+  type Card,
+  type CardElement,
+  type ContextElement,
+  card,
+  context,
+  type DividerElement,
+  divider,
+  type FieldsElement,
+  fields,
+  type ImageElement,
+  image,
+  type LinkButtonElement,
+  linkButton,
+  option,
+  type SectionElement,
+  type SelectElement,
+  type SelectOption,
+  section,
+  select,
+} from './conversation/card.js';
+export {
+  type Form,
+  type FormErrors,
+  type FormField,
+  form,
+  formErrors,
+  type SelectField,
+  selectField,
+  type TextField,
+  textField,
+} from './conversation/form.js';
+export {
+  bold,
+  code,
+  codeBlock,
+  escapeText,
+  italic,
+  link,
+  list,
+  mentionChannel,
+  mentionUser,
+  quote,
+  strike,
+} from './conversation/markdown.js';
+export { isCard, type Message } from './conversation/message.js';
+export type {
   SubscribeOptions,
   ThreadCallOptions,
   ThreadContext,
@@ -24,9 +80,11 @@ export type { DispatchOptions, DispatchResult } from './dispatch/dispatch-result
 export {
   AdmissionRejectedError,
   type AdmissionRejectionReason,
+  type ConversationActionName,
   DetachTimeoutError,
   hasErrorCode,
   InvalidEventError,
+  MessageLimitError,
   NotInThreadError,
   PayloadTooLargeError,
   PreemptedError,
@@ -41,6 +99,7 @@ export {
   ThreadStateSerializationError,
   ThreadStateTooLargeError,
   UnfencedWriteError,
+  UnsupportedActionError,
 } from './errors.js';
 export type { DeliveryRetry, EventKind, EventRef, RtEvent } from './event/event.js';
 export { eventRef } from './event/event.js';

@@ -1,3 +1,4 @@
+export type { ActedByBot } from './adapter/test-actions.js';
 export {
   createTestAdapter,
   type PostedByBot,
@@ -5,6 +6,7 @@ export {
   type TestAdapter,
   type TestAdapterOptions,
 } from './adapter/test-adapter.js';
+export { EVERY_ELEMENT_CARD, EVERY_FIELD_FORM } from './conversation/fixtures.js';
 export { type Deferred, deferred } from './support/deferred.js';
 export {
   type AdapterNoticeObservation,

@@ -84,7 +84,7 @@ export async function startBot(options: BotOptions): Promise<DemoBot> {
           name: DISCORD_ADAPTER_NAME,
           applicationId: options.discord.applicationId,
           publicKey: options.discord.publicKey,
-          token: options.discord.token,
+          botToken: options.discord.token,
           apiUrl: options.discord.apiUrl,
           busyText: options.busyText,
           gateway: { busySignal: 'reply' },

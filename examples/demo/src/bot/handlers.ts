@@ -1,5 +1,5 @@
 import type { SlackAdapter } from '@rt/adapter-slack';
-import type { Runtime } from '@rt/core';
+import { actions, button, card, escapeText, type Runtime, section } from '@rt/core';
 import { createRandom } from '../config/random.js';
 import type { BotTally } from './bot-tally.js';
 import { think } from './think.js';
@@ -33,11 +33,11 @@ export const QUESTION_CHOICES: readonly string[] = Object.freeze([
 ]);
 
 /**
- * The bot's behaviour, one set of handlers for both platforms: an LLM-like answer to each mention
- * (in the Slack thread; a reply to the Discord message), an answer to `/ask` (Slack through the
- * command's `response_url`; Discord by replacing the "thinking…" its deferral showed), and an
- * acknowledgement of the `approve` button (Slack through the click's `response_url`; a Discord
- * follow-up). `ctx.reply` does the right thing on both platforms where it can. Every deferred
+ * The bot's behaviour, one set of handlers for both platforms: an LLM-like answer to each mention,
+ * as a card with an Approve button (in the Slack thread; a reply to the Discord message), an
+ * answer to `/ask` (Slack ephemerally, through the command's `response_url`; Discord by replacing
+ * the "thinking…" its deferral showed), and an acknowledgement of the `approve` button (Slack
+ * ephemerally through the click's `response_url`; a Discord follow-up). `ctx.reply` does the right thing on both platforms where it can. Every deferred
  * handler waits on `ctx.signal` (so a detach timeout or shutdown stops it), runs inside its
  * platform's `HandlerGauge` (counted in the runtime-wide one too: the bound check independent of
  * the runtime), and records itself as handled only once its answer reached the platform. The
@@ -54,7 +54,16 @@ export function registerHandlers(runtime: Runtime, deps: HandlerDeps): void {
   runtime.onMention((ctx) =>
     gaugeOf(ctx.event.adapter).run(async () => {
       await think(thinkingTime(), ctx.signal);
-      await ctx.reply(`Here is what I found about "${ctx.event.text ?? ''}".`);
+      // A card on both platforms (Block Kit on Slack, Components V2 on Discord): the answer and
+      // an Approve button, whose clicks the simulators send back as `approve`.
+      const answer = `Here is what I found about "${ctx.event.text ?? ''}".`;
+      await ctx.reply(
+        card(
+          { title: 'Answer', fallback: answer },
+          section(escapeText(answer)),
+          actions(button('approve', 'Approve', { value: 'yes', style: 'primary' })),
+        ),
+      );
       deps.tally.recordHandled(
         onDiscord(ctx.event.adapter) ? 'discordMessage' : 'event',
         ctx.event.id,
@@ -71,7 +80,8 @@ export function registerHandlers(runtime: Runtime, deps: HandlerDeps): void {
         deps.tally.recordHandled('discordCommand', ctx.event.id);
         return;
       }
-      await deps.slack.respond(ctx.event, answer, { signal: ctx.signal });
+      // Only the invoker sees it: the command's response_url.
+      await ctx.ephemeral(answer);
       deps.tally.recordHandled('command', ctx.event.id);
     }),
   );
@@ -84,7 +94,8 @@ export function registerHandlers(runtime: Runtime, deps: HandlerDeps): void {
         deps.tally.recordHandled('discordClick', ctx.event.id);
         return;
       }
-      await deps.slack.respond(ctx.event, 'Approved. Thanks!', { signal: ctx.signal });
+      // Only the clicker sees it: the click's response_url.
+      await ctx.ephemeral('Approved. Thanks!');
       deps.tally.recordHandled('click', ctx.event.id);
     }),
   );

@@ -70,6 +70,22 @@ export class DiscordSimulator {
     this.#client = new InteractionClient(interactionsUrl, this.#signer);
   }
 
+  /** Calls the fake REST refused as Discord would (400 Invalid Form Body). */
+  get rejections(): FakeDiscord['rest']['rejections'] {
+    return this.#fake.rest.rejections;
+  }
+
+  /** How many calls carried a message, callback or modal body the fake validated. */
+  get validatedPayloads(): number {
+    return this.#fake.rest.calls.filter(
+      (call) =>
+        call.method !== 'GET' &&
+        call.method !== 'DELETE' &&
+        call.body !== undefined &&
+        !call.route.includes('/reactions/'),
+    ).length;
+  }
+
   /** The fake gateway's record (connections, identifies, close codes). */
   get gatewayEvents(): readonly FakeGatewayEvent[] {
     return this.#fake.gateway.events;

@@ -49,6 +49,24 @@ export class SimulatedWebApi {
     return this.#fake.url;
   }
 
+  /** Calls the fake refused as Slack would (blocks or views breaking Slack's rules). */
+  get rejections(): FakeSlackApi['rejections'] {
+    return this.#fake.rejections;
+  }
+
+  /** How many calls carried a message payload the fake validated. */
+  get validatedPayloads(): number {
+    return this.#fake.calls.filter((call) =>
+      [
+        'chat.postMessage',
+        'chat.update',
+        'chat.postEphemeral',
+        'response_url',
+        'views.open',
+      ].includes(call.method),
+    ).length;
+  }
+
   /** A fresh `response_url` for a slash command or a click. */
   responseUrl(): string {
     return this.#fake.responseUrl();

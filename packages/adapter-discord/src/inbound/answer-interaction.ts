@@ -69,7 +69,9 @@ async function dispatchInteraction(
       runtime,
       event,
       clock,
-      answer: (result) => answerForResult(event, result, options, ephemeral),
+      answer: (result) =>
+        (result.status === 'completed' ? state.form : undefined) ??
+        answerForResult(event, result, options, ephemeral),
       refuse: (kind) =>
         refusalFor(event, kind === 'busy' ? options.busyText : options.unavailableText),
       onUnexpected: (error) => deps.notice('dispatch_error', detail, error),

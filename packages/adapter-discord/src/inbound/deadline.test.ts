@@ -110,7 +110,7 @@ describe('answering within Discord’s 3 s whatever the handler does', () => {
     await replied.promise;
     expect(h.fake.callsTo(EDIT_ORIGINAL)).toEqual([]);
     expect(h.fake.callsTo('POST /webhooks/:application/:token').map((c) => c.body)).toEqual([
-      { content: 'late but handled' },
+      { content: 'late but handled', allowed_mentions: { parse: ['users'] } },
     ]);
   });
 

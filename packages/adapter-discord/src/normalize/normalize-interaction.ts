@@ -5,6 +5,7 @@ import type { DiscordShape } from '../shapes.js';
 import { flattenOptions, invocationText } from './command-options.js';
 import { conversationOf } from './conversation.js';
 import { installationOf, tenantOf } from './installation.js';
+import { componentFields, formValues } from './neutral-values.js';
 
 /** Per-delivery facts the normaliser needs. */
 export interface NormalizeContext {
@@ -44,7 +45,16 @@ function componentTypeName(type: unknown): string {
 
 type KindFields = Pick<
   RtEvent,
-  'kind' | 'type' | 'text' | 'command' | 'actionId' | 'formId' | 'shortcutId'
+  | 'kind'
+  | 'type'
+  | 'text'
+  | 'command'
+  | 'actionId'
+  | 'formId'
+  | 'shortcutId'
+  | 'value'
+  | 'values'
+  | 'message'
 >;
 
 function commandFields(data: CommandData): KindFields {
@@ -91,13 +101,14 @@ function kindFields(shape: DiscordShape, interaction: DiscordInteraction): KindF
       return {
         kind: 'action',
         type: componentTypeName((data as ComponentData).component_type),
-        actionId: text((data as ComponentData).custom_id) ?? '',
+        ...componentFields(interaction),
       };
     case 'modal_submit':
       return {
         kind: 'form_submit',
         type: 'modal_submit',
         formId: text((data as ComponentData).custom_id) ?? '',
+        values: formValues(interaction),
       };
   }
 }
@@ -106,8 +117,9 @@ function kindFields(shape: DiscordShape, interaction: DiscordInteraction): KindF
  * Normalises a parsed interaction to the neutral event (docs/events.md): chat-input commands →
  * `command` (`command` the name, `text` the flattened options); user and message context-menu
  * commands → `shortcut` (`shortcutId` the command name, `text` the target message's content);
- * components → `action` (`actionId` the `custom_id`, `type` `button`, `string_select`, ...); modal
- * submits → `form_submit` (`formId` the `custom_id`); autocomplete → `suggestion` (`actionId` the
+ * components → `action` (`actionId` the `custom_id` up to a `|`, `value` after it or the chosen
+ * option, `message` the message it was on, `type` `button`, `string_select`, ...); modal submits
+ * → `form_submit` (`formId` the `custom_id`, `values` by field); autocomplete → `suggestion` (`actionId` the
  * focused option's name, `text` what the user typed, `command` the command). Identity: the
  * interaction id (Discord never redelivers an interaction). Tenant per `tenantOf`, channel and
  * thread per `conversationOf`. The payload is kept untouched.

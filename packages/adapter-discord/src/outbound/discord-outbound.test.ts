@@ -52,8 +52,18 @@ describe('outbound through @discordjs/rest', () => {
   });
 
   it('reacts with an encoded emoji; the empty 204 answer is handled', async () => {
-    await expect(h.adapter.react('123', '456', '👍')).resolves.toBeUndefined();
-    await h.adapter.react('123', '456', 'party:999');
+    const event = {
+      adapter: 'discord',
+      tenant: 'G',
+      id: 'e',
+      kind: 'message',
+      shape: 'message_create',
+      receivedAt: 0,
+      payload: {},
+    } as RtEvent;
+    const target = { channel: '123', id: '456' };
+    await expect(h.adapter.react(event, '👍', target)).resolves.toBeUndefined();
+    await h.adapter.react(event, 'party:999', target);
     const calls = h.fake.callsTo('PUT /channels/:channel/messages/:message/reactions/:emoji/@me');
     expect(calls.map((c) => c.params.emoji)).toEqual(['👍', 'party:999']);
   });
@@ -127,9 +137,12 @@ describe('outbound through @discordjs/rest', () => {
     const payload = buildChatInputCommand({ name: 'ask', channelId: '321' });
     await (await h.send(payload)).json();
     await done.promise;
-    expect(h.fake.callsTo(EDIT_ORIGINAL).map((c) => c.body)).toEqual([{ content: 'first' }]);
+    const users = { parse: ['users'] };
+    expect(h.fake.callsTo(EDIT_ORIGINAL).map((c) => c.body)).toEqual([
+      { content: 'first', allowed_mentions: users },
+    ]);
     expect(h.fake.callsTo(FOLLOW_UP).map((c) => c.body)).toEqual([
-      { content: 'second', flags: 64 },
+      { content: 'second', flags: 64, allowed_mentions: users },
     ]);
     expect(h.fake.callsTo(FOLLOW_UP)[0]?.params.token).toBe(payload.token);
   });

@@ -24,6 +24,8 @@ export class ReplyState {
   readonly ephemeral: boolean;
   /** Dispatched sync: the handler runs before the answer exists. */
   readonly sync: boolean;
+  /** A modal (type 9) a sync handler opened with `ctx.openForm`: it becomes the answer. */
+  form: { readonly type: number; readonly data?: Readonly<Record<string, unknown>> } | undefined;
   readonly #delivered: Promise<void>;
   #markDelivered!: () => void;
 

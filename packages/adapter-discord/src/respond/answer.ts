@@ -1,6 +1,8 @@
 import type { DispatchResult, RtEvent } from '@rt/core';
+import { isFormErrors } from '@rt/core/adapter';
 import { InteractionResponseType, MessageFlags } from 'discord-api-types/v10';
 import type { DiscordInteraction } from '../parse/payload-types.js';
+import { discordFormErrors } from '../render/components.js';
 import { busyChoices } from './busy-choice.js';
 import {
   autocompleteResult,
@@ -61,7 +63,8 @@ function isCallback(value: unknown): value is DiscordCallback {
 }
 
 /**
- * Turns a sync handler's return value into the callback: a `{ type, data }` object is sent as is
+ * Turns a sync handler's return value into the callback: `formErrors(...)` becomes an ephemeral
+ * type 4 listing them; a `{ type, data }` object is sent as is
  * (a modal, type 9; a message, type 4; an update, type 7; autocomplete choices capped at 25); a
  * string becomes a type 4 message (ephemeral when the command is); an array answers autocomplete
  * as its choices (first 25). Anything else is `undefined` (answered like no value at all).
@@ -71,6 +74,12 @@ export function handlerCallback(
   value: unknown,
   ephemeral: boolean,
 ): DiscordCallback | undefined {
+  if (isFormErrors(value)) {
+    return {
+      type: InteractionResponseType.ChannelMessageWithSource,
+      data: discordFormErrors(value),
+    };
+  }
   if (isCallback(value)) {
     if (event.shape === 'autocomplete') {
       const choices = (value.data as { choices?: unknown } | undefined)?.choices;

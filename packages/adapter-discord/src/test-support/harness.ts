@@ -49,7 +49,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const adapter = createDiscordAdapter({
     publicKey: signer.publicKey,
     applicationId: DISCORD_TEST_IDS.applicationId,
-    token: BOT_TOKEN,
+    botToken: BOT_TOKEN,
     apiUrl: fake.url,
     ...options.adapter,
   });

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { EventKind } from '@rt/core';
+import type { EventKind, PostedMessage } from '@rt/core';
 import { SlackRequestError } from '../errors.js';
 import type { SlackAction, SlackInteractive } from '../parse/payload-types.js';
 import { BUSY_OPTION_VALUE, busyOptionTarget } from '../respond/busy-surfaces.js';
 import type { SlackShape } from '../shapes.js';
 import { installationOfInteractive, tenantOf } from './installation.js';
+import { actionMessageOf, actionValueOf, formValuesOf } from './neutral-values.js';
 import { type NormalizeContext, type Normalized, textOf } from './normalized.js';
 
 /**
@@ -84,6 +85,27 @@ function choseBusyOption(payload: SlackInteractive): boolean {
   );
 }
 
+/** The neutral id of an `action_id`: a repeated id rendered as `id|n` (block-kit.ts) is `id`. */
+function neutralActionId(actionId: string | undefined): string | undefined {
+  return actionId?.replace(/(.)\|\d+$/, '$1');
+}
+
+/** `value` and `message` of an action, `values` of a form submit (docs/messages.md). */
+function neutralFields(
+  shape: SlackShape,
+  payload: SlackInteractive,
+  action: SlackAction | undefined,
+): { value?: string; values?: Readonly<Record<string, string>>; message?: PostedMessage } {
+  if (shape === 'view_submission') return { values: formValuesOf(payload) };
+  if (shape !== 'block_actions') return {};
+  const value = actionValueOf(action);
+  const message = actionMessageOf(payload);
+  return {
+    ...(value !== undefined ? { value } : {}),
+    ...(message !== undefined ? { message } : {}),
+  };
+}
+
 /**
  * Normalises an interactive payload (docs/events.md): `block_actions` → `action` (first action's
  * id), `message_action` and `shortcut` → `shortcut` (`shortcutId` = its callback id),
@@ -130,8 +152,9 @@ export function normalizeInteractive(payload: SlackInteractive, ctx: NormalizeCo
           : shape === 'block_actions'
             ? textOf(firstAction?.value)
             : undefined,
-      actionId: textOf(firstAction?.action_id) ?? textOf(payload.action_id),
+      actionId: neutralActionId(textOf(firstAction?.action_id) ?? textOf(payload.action_id)),
       ...idsOf(payload),
+      ...neutralFields(shape, payload, firstAction),
       retry: ctx.retry,
       receivedAt: ctx.receivedAt,
       ...(shape === 'block_suggestion' ? { dedupeTtlMs: SUGGESTION_DEDUPE_TTL_MS } : {}),

@@ -315,3 +315,20 @@ describe('the busy placeholder option held outside an input block', () => {
     });
   });
 });
+
+describe('neutral action ids', () => {
+  it('strips the |n a repeated neutral id got, and leaves other action ids alone', async () => {
+    const { normalizeInteractive } = await import('./normalize-interactive.js');
+    const actionIdOf = (actionId: string) => {
+      const payload = JSON.parse(
+        new URLSearchParams(buildBlockActions({ actionId }).body).get('payload') ?? '{}',
+      );
+      const result = normalizeInteractive(payload, { adapter: 'slack', receivedAt: 0 } as never);
+      return result.type === 'event' ? result.event.actionId : undefined;
+    };
+    expect(actionIdOf('vote|1')).toBe('vote');
+    expect(actionIdOf('vote|12')).toBe('vote');
+    expect(actionIdOf('vote')).toBe('vote');
+    expect(actionIdOf('a|b')).toBe('a|b');
+  });
+});

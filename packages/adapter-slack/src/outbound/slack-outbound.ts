@@ -109,6 +109,18 @@ export class SlackOutbound {
   }
 
   /**
+   * Runs any Web API call with the client of the event's installation and `signal` (passed to the
+   * request through `args`): rejects with `signal.reason` at the abort, the request cancelled.
+   */
+  api<T>(
+    event: RtEvent,
+    signal: AbortSignal | undefined,
+    run: (client: WebClient, args: <A extends object>(args: A) => A) => Promise<T>,
+  ): Promise<T> {
+    return this.#call(event, signal, run);
+  }
+
+  /**
    * Posts in a channel (the event's by default), in a thread when `threadTs` is given. Resolves
    * where the message landed.
    */

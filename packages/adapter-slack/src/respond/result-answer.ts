@@ -1,4 +1,6 @@
 import type { DispatchResult, RtEvent } from '@rt/core';
+import { isFormErrors } from '@rt/core/adapter';
+import { slackFormErrors } from '../render/block-kit.js';
 import { type Answer, EMPTY_ACK, jsonAck, type SlackAck, textAck } from './answer.js';
 import { refusalFor } from './refusal.js';
 
@@ -16,6 +18,7 @@ export function plainAck(event: RtEvent): SlackAck {
 /**
  * Turns a sync handler's return value into the acknowledgement: a `Response` is passed through
  * (sent as is over HTTP);
+ * `formErrors(...)` becomes `{ response_action: 'errors', errors }`;
  * a string becomes an ephemeral reply for slash commands (plain text elsewhere); an array answers
  * a `block_suggestion` as its `options`; any other value is sent as JSON (e.g. a view
  * submission's `{ response_action: 'errors', errors }` or a suggestion's `{ option_groups }`).
@@ -27,6 +30,7 @@ export function handlerResponse(event: RtEvent, value: unknown): SlackAck {
       ? jsonAck({ response_type: 'ephemeral', text: value })
       : textAck(value);
   }
+  if (isFormErrors(value)) return jsonAck(slackFormErrors(value));
   if (Array.isArray(value) && event.shape === 'block_suggestion') {
     return jsonAck({ options: value });
   }

@@ -5,6 +5,28 @@
  * result types, the HTTP body readers and the mark-key form for secondary event identities.
  */
 export type { Adapter, RuntimeHandle } from '../adapter/adapter.js';
+export type {
+  ActionCallOptions,
+  ConversationActions,
+  EphemeralTarget,
+  PostTarget,
+} from '../conversation/actions.js';
+export { CONVERSATION_ACTIONS } from '../conversation/actions.js';
+export { emojiCharacter, emojiName } from '../conversation/emoji.js';
+export { type FormErrors, isFormErrors } from '../conversation/form.js';
+export { checkId, MAX_ID_LENGTH } from '../conversation/ids.js';
+export { checkLength, checkLimit, lengthOf } from '../conversation/limits.js';
+export {
+  type BlockNode,
+  type InlineNode,
+  type MarkdownSyntax,
+  PLAIN_SYNTAX,
+  parseInline,
+  parseMarkdown,
+  plainText,
+  renderMarkdown,
+} from '../conversation/markdown-parse.js';
+export { cardFallback, isCard, isOutboundMessage, type Message } from '../conversation/message.js';
 export type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
 export {
   type BodyRead,

@@ -1,3 +1,4 @@
+import type { ConversationActions } from '../conversation/actions.js';
 import type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
 import type { RtEvent } from '../event/event.js';
 import type { LockScope } from '../locks/lock-scope.js';
@@ -77,6 +78,12 @@ export interface Adapter {
     message: OutboundMessage,
     options?: { readonly signal?: AbortSignal },
   ): Promise<PostedMessage>;
+  /**
+   * The conversation capability behind `ctx.reply`, `ctx.post`, `ctx.react`, ... (neutral
+   * messages, cards and forms rendered by the adapter). Optional: without it `ctx.reply` of text
+   * uses `reply` above and every other action rejects with `UnsupportedActionError`.
+   */
+  readonly actions?: ConversationActions;
 }
 
 /** One message of a thread, as read back from the platform. */

@@ -1,3 +1,4 @@
+import type { ActionObserver } from '../conversation/context-actions.js';
 import type { ThreadHost } from '../conversation/thread-host.js';
 import { DetachTimeoutError, ShutdownError } from '../errors.js';
 import type { HandlerCaller } from '../observe/handler-instrumentation.js';
@@ -16,6 +17,8 @@ export interface RunnerInstrumentation {
   readonly callHandler: HandlerCaller | undefined;
   /** What `ctx.thread` works with (the runtime's State and observers). */
   readonly threads?: ThreadHost;
+  /** Emits handlers' `conversation_action` observations; `undefined`: nobody observes. */
+  readonly observeActions?: ActionObserver;
 }
 
 const NO_INSTRUMENTATION: RunnerInstrumentation = Object.freeze({
@@ -91,6 +94,7 @@ export class DeliveryRunner {
         this.#instrumentation.callHandler,
         this.#instrumentation.threads,
         this.#started,
+        this.#instrumentation.observeActions,
       );
     } finally {
       lock?.takeBack();

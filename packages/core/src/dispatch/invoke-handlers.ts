@@ -1,4 +1,8 @@
-import type { Adapter } from '../adapter/adapter.js';
+import type { Adapter, PostedMessage } from '../adapter/adapter.js';
+import type { ContextActions, EphemeralTarget, PostTarget } from '../conversation/actions.js';
+import { type ActionObserver, legacyReply, runAction } from '../conversation/context-actions.js';
+import { type FormErrors, isFormErrors } from '../conversation/form.js';
+import type { Message } from '../conversation/message.js';
 import { createThreadContext, type ThreadContext } from '../conversation/thread-context.js';
 import type { ThreadHost } from '../conversation/thread-host.js';
 import { hasErrorCode } from '../errors.js';
@@ -45,6 +49,7 @@ export async function invokeHandlers(
   callHandler?: HandlerCaller,
   threads?: ThreadHost,
   onStart?: (delivery: Delivery, extras: InvokeExtras) => void,
+  observe?: ActionObserver,
 ): Promise<HandledResult> {
   const controller = new Cancellation();
   const detach =
@@ -55,7 +60,7 @@ export async function invokeHandlers(
           ...(extras.signals ?? []),
           extras.lock?.cancellation,
         ]);
-  const ctx = new RunContext(delivery, controller, extras, threads);
+  const ctx = new RunContext(delivery, controller, extras, threads, observe);
   let response: unknown;
   let error: unknown;
   let failed = false;
@@ -69,7 +74,10 @@ export async function invokeHandlers(
       }
       try {
         const value = await (callHandler ? callHandler(handler, ctx) : handler(ctx));
-        if (response === undefined && value !== undefined) response = value;
+        if (delivery.mode === 'deferred' && isFormErrors(value)) {
+          // Nobody reads a deferred handler's value: the adapter shows the errors itself.
+          await ctx.showFormErrors(value);
+        } else if (response === undefined && value !== undefined) response = value;
       } catch (thrown) {
         if (!failed) {
           failed = true;
@@ -94,6 +102,8 @@ const NO_EVENTS: readonly RtEvent[] = Object.freeze([]);
  * One handler run's context. `signal` is a prototype getter over the run's lazy cancellation (no
  * closure or accessor per delivery); `reply` stays an own property so it can be destructured.
  */
+type Signalled = { readonly signal?: AbortSignal } | undefined;
+
 class RunContext implements HandlerContext {
   readonly event: RtEvent;
   readonly mode: Delivery['mode'];
@@ -105,12 +115,14 @@ class RunContext implements HandlerContext {
   readonly #cancellation: Cancellation;
   readonly #threads: ThreadHost | undefined;
   #thread: ThreadContext | undefined;
+  readonly #observe: ActionObserver;
 
   constructor(
     delivery: Delivery,
     cancellation: Cancellation,
     extras: InvokeExtras,
     threads: ThreadHost | undefined,
+    observe: ActionObserver,
   ) {
     const { event, adapter } = delivery;
     this.event = event;
@@ -121,10 +133,19 @@ class RunContext implements HandlerContext {
     this.adapter = adapter;
     this.#cancellation = cancellation;
     this.#threads = threads;
-    this.reply = (message, options) =>
-      adapter.reply(event, typeof message === 'string' ? { text: message } : message, {
-        signal: options?.signal ?? cancellation.signal,
-      });
+    this.#observe = observe;
+    this.reply = (message, options) => {
+      const signal = options?.signal ?? cancellation.signal;
+      return runAction(
+        adapter,
+        event,
+        observe,
+        'reply',
+        signal,
+        (actions) => actions.reply(event, message, { signal }),
+        () => legacyReply(adapter, event, message, signal),
+      );
+    };
   }
 
   get signal(): AbortSignal {
@@ -143,5 +164,81 @@ class RunContext implements HandlerContext {
       });
     }
     return this.#thread;
+  }
+
+  #signal(options: Signalled): AbortSignal {
+    return options?.signal ?? this.#cancellation.signal;
+  }
+
+  post(message: Message, options?: PostTarget & Signalled): Promise<PostedMessage> {
+    const signal = this.#signal(options);
+    const target = { channel: options?.channel, thread: options?.thread, signal };
+    return runAction(this.adapter, this.event, this.#observe, 'post', signal, (actions) =>
+      actions.post(this.event, message, target),
+    );
+  }
+
+  edit(posted: PostedMessage, message: Message, options?: Signalled): Promise<PostedMessage> {
+    const signal = this.#signal(options);
+    return runAction(this.adapter, this.event, this.#observe, 'edit', signal, (actions) =>
+      actions.edit(this.event, posted, message, { signal }),
+    );
+  }
+
+  delete(posted: PostedMessage, options?: Signalled): Promise<void> {
+    const signal = this.#signal(options);
+    return runAction(this.adapter, this.event, this.#observe, 'delete', signal, (actions) =>
+      actions.delete(this.event, posted, { signal }),
+    );
+  }
+
+  react(emoji: string, target?: PostedMessage, options?: Signalled): Promise<void> {
+    const signal = this.#signal(options);
+    return runAction(this.adapter, this.event, this.#observe, 'react', signal, (actions) =>
+      actions.react(this.event, emoji, target, { signal }),
+    );
+  }
+
+  unreact(emoji: string, target?: PostedMessage, options?: Signalled): Promise<void> {
+    const signal = this.#signal(options);
+    return runAction(this.adapter, this.event, this.#observe, 'unreact', signal, (actions) =>
+      actions.unreact(this.event, emoji, target, { signal }),
+    );
+  }
+
+  ephemeral(message: Message, options?: EphemeralTarget & Signalled): Promise<void> {
+    const signal = this.#signal(options);
+    return runAction(this.adapter, this.event, this.#observe, 'ephemeral', signal, (actions) =>
+      actions.ephemeral(this.event, message, { user: options?.user, signal }),
+    );
+  }
+
+  typing(options?: Signalled): Promise<void> {
+    const signal = this.#signal(options);
+    return runAction(this.adapter, this.event, this.#observe, 'typing', signal, (actions) =>
+      actions.typing(this.event, { signal }),
+    );
+  }
+
+  openForm(form: Parameters<ContextActions['openForm']>[0], options?: Signalled): Promise<void> {
+    const signal = this.#signal(options);
+    return runAction(this.adapter, this.event, this.#observe, 'openForm', signal, (actions) =>
+      actions.openForm(this.event, form, { signal }),
+    );
+  }
+
+  dm(user: string, message: Message, options?: Signalled): Promise<PostedMessage> {
+    const signal = this.#signal(options);
+    return runAction(this.adapter, this.event, this.#observe, 'dm', signal, (actions) =>
+      actions.dm(this.event, user, message, { signal }),
+    );
+  }
+
+  /** Hands a deferred form submit's `formErrors(...)` to the adapter (observed like an action). */
+  showFormErrors(errors: FormErrors): Promise<void> {
+    const signal = this.#cancellation.signal;
+    return runAction(this.adapter, this.event, this.#observe, 'showFormErrors', signal, (actions) =>
+      actions.showFormErrors(this.event, errors, { signal }),
+    );
   }
 }

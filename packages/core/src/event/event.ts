@@ -1,3 +1,5 @@
+import type { PostedMessage } from '../adapter/adapter.js';
+
 /**
  * The normalised event every adapter hands to `runtime.dispatch`. Adapters fill the common fields
  * they can; `payload` keeps the platform's raw payload for handlers that need more.
@@ -79,6 +81,18 @@ export interface RtEvent<Payload = unknown> {
    * context-menu command name).
    */
   readonly shortcutId?: string;
+  /**
+   * `action` events: the clicked button's `value`, or the chosen option's value of a select (the
+   * first, when several were chosen). Neutral cards put it there on every platform.
+   */
+  readonly value?: string;
+  /**
+   * `form_submit` events: the submitted fields by field id: a text field's text (`''` when left
+   * empty), a select's chosen value (`''` when none). The same object on every platform.
+   */
+  readonly values?: Readonly<Record<string, string>>;
+  /** `action` events: the message the button or select was on, when it was on one. */
+  readonly message?: PostedMessage;
   /** Set when the platform marked this delivery as a retry. */
   readonly retry?: DeliveryRetry;
   /**

@@ -1,4 +1,4 @@
-import type { AdmissionRejectionReason } from '../errors.js';
+import type { AdmissionRejectionReason, ConversationActionName } from '../errors.js';
 import type { EventRef } from '../event/event.js';
 import type { Outcome } from '../outcomes/outcome.js';
 
@@ -117,6 +117,22 @@ export type Observation =
   | {
       readonly type: 'shutdown_started' | 'shutdown_finished';
       readonly at: number;
+    }
+  | {
+      /**
+       * A handler's conversation action (`ctx.reply`, `ctx.post`, ...) ended: `ok`, `failed` (the
+       * platform or the network refused it), `aborted` (its signal fired), `unsupported`
+       * (`UnsupportedActionError`, nothing sent) or `invalid` (a `MessageLimitError` or a bad
+       * argument, nothing sent). `durationMs` from the call to its end. Emitted only when the
+       * runtime has observers.
+       */
+      readonly type: 'conversation_action';
+      readonly at: number;
+      readonly event: EventRef;
+      readonly action: ConversationActionName;
+      readonly outcome: 'ok' | 'failed' | 'aborted' | 'unsupported' | 'invalid';
+      readonly durationMs: number;
+      readonly error?: unknown;
     }
   | {
       /** Something an adapter wants operators to see (busy signal failed, rate-limit notice...). */

@@ -1,4 +1,5 @@
-import type { Adapter, OutboundMessage, PostedMessage } from '../adapter/adapter.js';
+import type { Adapter } from '../adapter/adapter.js';
+import type { ContextActions } from '../conversation/actions.js';
 import type { ThreadContext } from '../conversation/thread-context.js';
 import type { RtEvent } from '../event/event.js';
 import type { DispatchMode } from '../observe/observation.js';
@@ -10,8 +11,14 @@ export interface HeldLockInfo {
   readonly fence: number;
 }
 
-/** Everything a handler receives. */
-export interface HandlerContext<Payload = unknown> {
+/**
+ * Everything a handler receives. The conversation actions (`reply`, `post`, `edit`, `delete`,
+ * `react`, `unreact`, `ephemeral`, `typing`, `openForm`, `dm`; docs/messages.md) are bound to
+ * `signal` unless a call passes its own, sent through the adapter's bounded outbound and observed
+ * (`conversation_action`). Call them as methods (`ctx.post(card)`); `reply` alone may be
+ * destructured.
+ */
+export interface HandlerContext<Payload = unknown> extends ContextActions {
   readonly event: RtEvent<Payload>;
   /**
    * Aborts when the handler must stop: `DetachTimeoutError` (deferred, past `detachTimeoutMs`),
@@ -28,21 +35,16 @@ export interface HandlerContext<Payload = unknown> {
   readonly skipped: readonly RtEvent<Payload>[];
   /** burst: every member of the batch in arrival order; otherwise `[event]`. */
   readonly batch: readonly RtEvent<Payload>[];
-  /** The adapter that received the event (cast to its own type for platform calls). */
-  readonly adapter: Adapter;
   /**
    * The event's thread: subscribe it (its plain messages then go to `onSubscribedMessage`) and
    * keep one small fenced JSON value for it (docs/conversations.md). Built on first read.
    */
   readonly thread: ThreadContext;
   /**
-   * Posts a reply to `event` through its adapter (in its thread when it has one). The call gets
-   * the handler's `signal` unless `options.signal` is given.
+   * The adapter that received the event. For platform calls without a cast use the adapter's own
+   * `for(ctx)` (e.g. `slack.for(ctx)`), which binds them to this handler's signal.
    */
-  reply(
-    message: string | OutboundMessage,
-    options?: { readonly signal?: AbortSignal },
-  ): Promise<PostedMessage>;
+  readonly adapter: Adapter;
 }
 
 /**

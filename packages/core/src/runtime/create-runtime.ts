@@ -87,6 +87,7 @@ class RtRuntime implements Runtime {
           this.#observers.failed(error),
         ),
         threads: this.#threads,
+        observeActions: options.observers.length > 0 ? observeWork : undefined,
       },
     );
     this.#locks = new LockManager(options.state, options.lockTtlMs, observeWork);

@@ -1,4 +1,4 @@
-import { createRuntime, isHistoryReader } from '@rt/core';
+import { card, createRuntime, isHistoryReader, section } from '@rt/core';
 import { describe, expect, it } from 'vitest';
 import { markOnlyState } from '../test-support/mark-only-state.js';
 import { createTestAdapter } from './test-adapter.js';
@@ -52,5 +52,25 @@ describe('test adapter', () => {
 
   it('refuses to send before it is registered', async () => {
     await expect(createTestAdapter().send()).rejects.toThrow(/not registered/);
+  });
+
+  it('records every conversation action, and cards as their fallback text', async () => {
+    const { adapter, runtime } = bot();
+    runtime.onAction('vote', async (ctx) => {
+      await ctx.react('👍', ctx.event.message);
+      await ctx.ephemeral(`you voted ${ctx.event.value}`);
+      await ctx.reply(card({ title: 'Tally', fallback: 'Tally: 1' }, section('**1** vote')));
+      await ctx.dm('U9', 'thanks');
+    });
+    await adapter.action('vote', { value: 'yes', message: { channel: 'C1', id: 'm1' } });
+    await adapter.settled();
+    expect(adapter.acted.map((a) => a.action)).toEqual(['react', 'ephemeral', 'reply', 'dm']);
+    expect(adapter.acted[0]).toMatchObject({ emoji: '👍', target: { id: 'm1' } });
+    expect(adapter.acted[1]).toMatchObject({ message: 'you voted yes', user: 'U-test' });
+    expect(adapter.posted.map((p) => [p.channel, p.text])).toEqual([
+      ['C-test', 'Tally: 1'],
+      ['D-U9', 'thanks'],
+    ]);
+    expect(adapter.posted[0]?.extra?.card).toMatchObject({ type: 'card', title: 'Tally' });
   });
 });

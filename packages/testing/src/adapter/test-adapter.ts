@@ -10,7 +10,8 @@ import type {
   PostedMessage,
   RtEvent,
 } from '@rt/core';
-import type { RuntimeHandle } from '@rt/core/adapter';
+import type { ConversationActions, RuntimeHandle } from '@rt/core/adapter';
+import { type ActedByBot, testActions } from './test-actions.js';
 
 /** What a bot posted through the test adapter. */
 export interface PostedByBot {
@@ -43,8 +44,12 @@ export type SyntheticEvent = Partial<RtEvent> & { readonly kind?: EventKind };
  * posted with `ctx.reply`; `settled()` waits for every accepted delivery to finish.
  */
 export interface TestAdapter extends Adapter, HistoryReader {
-  /** Every message the bot posted, in order. */
+  /** Every message the bot posted, in order (`ctx.reply`, `ctx.post`, `ctx.dm`). */
   readonly posted: readonly PostedByBot[];
+  /** Every conversation action the bot took (`ctx.react`, `ctx.ephemeral`, ...), in order. */
+  readonly acted: readonly ActedByBot[];
+  /** The recording conversation actions behind `ctx` (nothing rendered, nothing refused). */
+  readonly actions: ConversationActions;
   /** Dispatches an event; ids are unique unless you pass one. */
   send(event?: SyntheticEvent, options?: DispatchOptions): Promise<DispatchResult>;
   /** A message in a channel (`thread` defaults to a new one). */
@@ -66,6 +71,7 @@ export function createTestAdapter(options: TestAdapterOptions = {}): TestAdapter
   const name = options.name ?? 'test';
   const tenant = options.tenant ?? 'T-test';
   const posted: PostedByBot[] = [];
+  const acted: ActedByBot[] = [];
   const pending = new Set<Promise<unknown>>();
   let runtime: RuntimeHandle | undefined;
   let sequence = 0;
@@ -102,6 +108,8 @@ export function createTestAdapter(options: TestAdapterOptions = {}): TestAdapter
     name,
     defaultLockScope: 'thread',
     posted,
+    acted,
+    actions: testActions(posted, acted),
     attach(handle) {
       runtime = handle;
     },
@@ -136,6 +144,7 @@ export function createTestAdapter(options: TestAdapterOptions = {}): TestAdapter
     },
     clear() {
       posted.length = 0;
+      acted.length = 0;
     },
   };
 }

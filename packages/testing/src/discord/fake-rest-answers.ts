@@ -98,6 +98,8 @@ export class FakeDiscordStore {
         return;
       }
       case 'DELETE /webhooks/:application/:token/messages/:message':
+      case 'DELETE /channels/:channel/messages/:message':
+      case 'POST /channels/:channel/typing':
       case 'POST /interactions/:interaction/:token/callback':
       case 'PUT /channels/:channel/messages/:message/reactions/:emoji/@me':
       case 'DELETE /channels/:channel/messages/:message/reactions/:emoji/@me':
@@ -105,6 +107,16 @@ export class FakeDiscordStore {
         return;
       case 'POST /channels/:channel/messages':
         json(res, 200, this.#message(p.channel as string, body));
+        return;
+      case 'PATCH /channels/:channel/messages/:message':
+        json(res, 200, { ...this.#message(p.channel as string, body), id: p.message });
+        return;
+      case 'POST /users/@me/channels':
+        json(res, 200, {
+          id: `dm-${String(body.recipient_id ?? '')}`,
+          type: 1,
+          recipients: [{ id: body.recipient_id }],
+        });
         return;
       case 'GET /channels/:channel/messages': {
         const all = this.#channels.get(p.channel as string) ?? [];

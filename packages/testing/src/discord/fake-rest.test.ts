@@ -75,10 +75,33 @@ describe('the fake Discord REST', () => {
       message: 'Missing Permissions',
       times: 1,
     });
-    const failed = await call('POST', '/channels/1/messages', {}, 't0k');
+    const failed = await call('POST', '/channels/1/messages', { content: 'x' }, 't0k');
     expect(failed.status).toBe(403);
     expect(await failed.json()).toEqual({ code: 50013, message: 'Missing Permissions' });
-    expect((await call('POST', '/channels/1/messages', {}, 't0k')).status).toBe(200);
+    expect((await call('POST', '/channels/1/messages', { content: 'x' }, 't0k')).status).toBe(200);
+  });
+
+  it('refuses bodies Discord would refuse with 400 Invalid Form Body and records why', async () => {
+    const empty = await call('POST', '/channels/1/messages', {}, 't0k');
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ code: 50035 });
+    const mixed = await call(
+      'POST',
+      '/channels/1/messages',
+      { flags: 1 << 15, content: 'no', components: [{ type: 10, content: 'x' }] },
+      't0k',
+    );
+    expect(mixed.status).toBe(400);
+    const modal = await call('POST', '/interactions/1/tok/callback', {
+      type: 9,
+      data: { title: 'T' },
+    });
+    expect(modal.status).toBe(400);
+    expect(fake.rejections.map((r) => r.errors[0])).toEqual([
+      'content: cannot send an empty message',
+      'content: cannot be used with IS_COMPONENTS_V2',
+      'data.custom_id: must be a non-empty string',
+    ]);
   });
 
   it('pages seeded history newest first with limit and before', async () => {

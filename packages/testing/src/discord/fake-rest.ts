@@ -7,6 +7,7 @@ import {
 } from '../support/loopback-http.js';
 import { FakeDiscordStore, json } from './fake-rest-answers.js';
 import { type FakeDiscordRoute, matchRoute } from './fake-rest-routes.js';
+import { validateDiscordCallback, validateDiscordMessage } from './validate-components.js';
 
 export type { FakeDiscordRoute } from './fake-rest-routes.js';
 
@@ -25,6 +26,29 @@ export interface FakeDiscordCall {
   readonly token: string | undefined;
   /** Epoch ms at arrival (`Date.now()`). */
   readonly at: number;
+}
+
+/** A call the fake refused with 400 "Invalid Form Body" (50035), as Discord would. */
+export interface FakeDiscordRejection {
+  readonly route: FakeDiscordRoute;
+  readonly errors: readonly string[];
+}
+
+/** Routes whose body is a message Discord validates. */
+const MESSAGE_ROUTES: ReadonlySet<FakeDiscordRoute> = new Set<FakeDiscordRoute>([
+  'POST /webhooks/:application/:token',
+  'PATCH /webhooks/:application/:token/messages/:message',
+  'POST /channels/:channel/messages',
+  'PATCH /channels/:channel/messages/:message',
+]);
+
+/** What Discord would refuse in `call`'s body (messages, callbacks, modals). */
+function validationErrors(route: FakeDiscordRoute, body: unknown): string[] {
+  if (MESSAGE_ROUTES.has(route)) return validateDiscordMessage(body ?? {});
+  if (route === 'POST /interactions/:interaction/:token/callback') {
+    return validateDiscordCallback(body);
+  }
+  return [];
 }
 
 /** How a failing route answers. */
@@ -46,6 +70,11 @@ export interface FakeDiscordRest {
   readonly calls: readonly FakeDiscordCall[];
   /** Calls to one route. */
   callsTo(route: FakeDiscordRoute): FakeDiscordCall[];
+  /**
+   * Calls refused because their message, callback or modal breaks Discord's shapes or limits
+   * (validated like Discord does, `validate-components.ts`): answered 400, code 50035.
+   */
+  readonly rejections: readonly FakeDiscordRejection[];
   /** Remembers an interaction's channel, so messages sent with its token land there. */
   knowInteraction(interaction: { readonly token: string; readonly channel_id?: unknown }): void;
   /** Seeds the messages of a channel, oldest first (what `GET /channels/:id/messages` pages through). */
@@ -91,6 +120,7 @@ export async function startFakeDiscordRest(
   options: FakeDiscordRestOptions = {},
 ): Promise<FakeDiscordRest> {
   const calls: FakeDiscordCall[] = [];
+  const rejections: FakeDiscordRejection[] = [];
   const faults = new RouteFaults<
     FakeDiscordRoute,
     { status: number; code: number; message: string }
@@ -152,6 +182,12 @@ export async function startFakeDiscordRest(
       json(res, status, { message, code });
       return;
     }
+    const invalid = validationErrors(route, body);
+    if (invalid.length > 0) {
+      rejections.push({ route, errors: invalid });
+      json(res, 400, { message: 'Invalid Form Body', code: 50035, errors: invalid });
+      return;
+    }
     store.answer(call, res);
   };
 
@@ -160,6 +196,7 @@ export async function startFakeDiscordRest(
   return {
     url: `${http.origin}/api`,
     calls,
+    rejections,
     callsTo: (route) => calls.filter((call) => call.route === route),
     knowInteraction(interaction) {
       store.knowInteraction(interaction);

@@ -16,6 +16,7 @@ export {
 export {
   type FakeDiscordCall,
   type FakeDiscordFailure,
+  type FakeDiscordRejection,
   type FakeDiscordRest,
   type FakeDiscordRestOptions,
   type FakeDiscordRoute,
@@ -47,3 +48,8 @@ export {
   type DiscordSignatureHeaders,
   type DiscordSigner,
 } from './sign.js';
+export {
+  validateDiscordCallback,
+  validateDiscordMessage,
+  validateDiscordModal,
+} from './validate-components.js';

@@ -273,6 +273,8 @@ export interface ModalSubmitOptions extends InteractionOptions {
   readonly fromMessage?: boolean;
   /** Use the label layout (type 18 wrapping each input) instead of action rows. */
   readonly labels?: boolean;
+  /** String select values by `custom_id` (always in the label layout, as Discord sends them). */
+  readonly selects?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** MODAL_SUBMIT (type 5) with its text inputs' values. */
@@ -283,6 +285,13 @@ export function buildModalSubmit(options: ModalSubmitOptions = {}): DiscordTestI
       ? { type: 18, id: 1, component: { type: 4, custom_id: customId, value } }
       : { type: 1, components: [{ type: 4, custom_id: customId, value }] },
   );
+  for (const [customId, values] of Object.entries(options.selects ?? {})) {
+    components.push({
+      type: 18,
+      id: 1,
+      component: { type: 3, custom_id: customId, values },
+    } as never);
+  }
   return base(
     5,
     { custom_id: options.customId ?? 'feedback', components },

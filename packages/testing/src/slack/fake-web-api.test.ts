@@ -76,11 +76,12 @@ describe('startFakeSlackApi', () => {
   it('fails a method on request, a limited number of times', async () => {
     fake = await startFakeSlackApi();
     fake.fail('views.push', { error: 'expired_trigger_id', times: 1 });
-    expect((await call(fake, 'views.push', {})).body).toEqual({
+    const view = { type: 'modal', title: { type: 'plain_text', text: 'T' }, blocks: [] };
+    expect((await call(fake, 'views.push', { view })).body).toEqual({
       ok: false,
       error: 'expired_trigger_id',
     });
-    expect((await call(fake, 'views.push', {})).body).toMatchObject({ ok: true });
+    expect((await call(fake, 'views.push', { view })).body).toMatchObject({ ok: true });
   });
 
   it('records response_url posts and refuses calls without a token', async () => {
@@ -110,5 +111,21 @@ describe('startFakeSlackApi', () => {
     await fake.waitForCalls('views.open');
     await fake.close();
     expect(await pending).toBeInstanceOf(Error);
+  });
+
+  it('refuses blocks and views Slack would refuse, and records why', async () => {
+    fake = await startFakeSlackApi();
+    const tooLong = { type: 'header', text: { type: 'plain_text', text: 'x'.repeat(151) } };
+    const refused = await call(fake, 'chat.postMessage', { channel: 'C1', blocks: [tooLong] });
+    expect(refused.body).toMatchObject({ ok: false, error: 'invalid_blocks' });
+    const view = await call(fake, 'views.open', {
+      trigger_id: 't',
+      view: { type: 'modal', blocks: [] },
+    });
+    expect(view.body).toMatchObject({ ok: false, error: 'invalid_arguments' });
+    expect(fake.rejections.map((r) => r.method)).toEqual(['chat.postMessage', 'views.open']);
+    expect(fake.rejections[0]?.errors).toEqual([
+      '[ERROR] must be less than 151 characters [json-pointer:/blocks/0/text/text]',
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import {
 } from '../support/loopback-http.js';
 import { FakeOAuthServer } from './fake-oauth.js';
 import type { FakeSlackOAuth, FakeSlackOAuthOptions } from './fake-oauth-types.js';
+import { validateSlackMessage, validateSlackView } from './validate-blocks.js';
 
 /** One call the fake received. */
 export interface FakeSlackApiCall {
@@ -18,6 +19,12 @@ export interface FakeSlackApiCall {
   readonly token: string | undefined;
   /** Request path (for `response_url`s, the handed-out URL's path). */
   readonly path: string;
+}
+
+/** A call the fake refused because Slack would (`invalid_blocks`, `invalid_arguments`). */
+export interface FakeSlackRejection {
+  readonly method: string;
+  readonly errors: readonly string[];
 }
 
 /** How a failing method answers. */
@@ -38,6 +45,11 @@ export interface FakeSlackApi {
   readonly calls: readonly FakeSlackApiCall[];
   /** Calls to one method. */
   callsTo(method: string): FakeSlackApiCall[];
+  /**
+   * Calls refused because their blocks or view break Slack's shapes or limits (validated like
+   * Slack does, `validate-blocks.ts`): answered `invalid_blocks` / `invalid_arguments`.
+   */
+  readonly rejections: readonly FakeSlackRejection[];
   /** A fresh `response_url` on this server; posts to it are recorded as method `response_url`. */
   responseUrl(): string;
   /** Seeds the messages `conversations.replies` returns for a thread (parent first). */
@@ -105,6 +117,22 @@ function parseArgs(raw: string, contentType: string | undefined): Record<string,
   return args;
 }
 
+const MESSAGE_METHODS = new Set([
+  'chat.postMessage',
+  'chat.update',
+  'chat.postEphemeral',
+  'response_url',
+]);
+
+/** What Slack would refuse in `args` of `method` (blocks and views only). */
+function validationErrors(method: string, args: Record<string, unknown>): string[] {
+  if (MESSAGE_METHODS.has(method)) return validateSlackMessage(args);
+  if (method === 'views.open' || method === 'views.push' || method === 'views.update') {
+    return validateSlackView(args.view);
+  }
+  return [];
+}
+
 function tokenOf(req: IncomingMessage, args: Record<string, unknown>): string | undefined {
   const header = req.headers.authorization;
   if (typeof header === 'string' && header.startsWith('Bearer ')) return header.slice(7);
@@ -128,6 +156,7 @@ function basicOf(req: IncomingMessage): { id?: string; secret?: string } {
  */
 export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Promise<FakeSlackApi> {
   const calls: FakeSlackApiCall[] = [];
+  const rejections: FakeSlackRejection[] = [];
   const faults = new RouteFaults<string, { error: string; status: number }>();
   const threads = new Map<string, Record<string, unknown>[]>();
   const waiters = new ChangeWaiters('fake Slack');
@@ -167,7 +196,10 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
         return { ok: true, channel: args.channel, ts: args.ts };
       case 'reactions.add':
       case 'reactions.remove':
+      case 'assistant.threads.setStatus':
         return { ok: true };
+      case 'conversations.open':
+        return { ok: true, channel: { id: `D${String(args.users ?? '').split(',')[0]}` } };
       case 'views.open':
       case 'views.push':
       case 'views.update':
@@ -227,6 +259,17 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
       send(fault.failure.status, { ok: false, error: fault.failure.error });
       return;
     }
+    const invalid = validationErrors(method, args);
+    if (invalid.length > 0) {
+      rejections.push({ method, errors: invalid });
+      const views = method.startsWith('views.');
+      send(200, {
+        ok: false,
+        error: views ? 'invalid_arguments' : 'invalid_blocks',
+        ...(views ? { response_metadata: { messages: invalid } } : { errors: invalid }),
+      });
+      return;
+    }
     if (isResponseUrl) {
       send(200, { ok: true });
       return;
@@ -264,6 +307,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
   return {
     url: `${origin}/api/`,
     calls,
+    rejections,
     callsTo: (method) => calls.filter((call) => call.method === method),
     responseUrl: () => {
       responseUrls += 1;

@@ -40,6 +40,7 @@ export {
   type FakeSlackApi,
   type FakeSlackApiCall,
   type FakeSlackApiOptions,
+  type FakeSlackRejection,
   startFakeSlackApi,
 } from './fake-web-api.js';
 export {
@@ -81,3 +82,4 @@ export {
   SignerClient,
   SLACK_ACK_TIMEOUT_MS,
 } from './signer-client.js';
+export { validateSlackMessage, validateSlackView } from './validate-blocks.js';
