@@ -1,3 +1,4 @@
+import { closeHttpTransports, HTTP_TRANSPORTS } from '@rt/testing';
 import { failOnUnhandledRejections, fakeRuntimeHandle } from '@rt/testing/adapter';
 import {
   buildAppRateLimited,
@@ -15,7 +16,6 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../slack-adapter.js';
 import { NOW_MS, NOW_S, SECRET, unitAdapter } from '../test-support/harness.js';
-import { closeNativeServers, HTTP_TRANSPORTS } from '../test-support/http-transports.js';
 
 function request(payload: SlackTestPayload, headers: Record<string, string>): Request {
   return new Request('http://127.0.0.1/slack/events', {
@@ -26,7 +26,7 @@ function request(payload: SlackTestPayload, headers: Record<string, string>): Re
 }
 
 describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
-  afterAll(closeNativeServers);
+  afterAll(closeHttpTransports);
 
   describe('signature verification', () => {
     failOnUnhandledRejections();

@@ -1,4 +1,3 @@
-import { startAckClock } from '@rt/core/adapter';
 import type { Normalized } from '../normalize/normalized.js';
 import type { SlackInbound } from '../parse/classify-payload.js';
 import { EMPTY_ACK, jsonAck, type SlackAck } from '../respond/answer.js';
@@ -13,7 +12,7 @@ import { normalizeInbound } from './normalize-inbound.js';
  * `not attached`); `app_rate_limited` (`empty`, and an `adapter_notice`); normalisation (a payload
  * it cannot read is `invalid`, an ignored event `empty`, a submitted busy placeholder the view
  * error); then dispatch and the shape-aware answer on the kit (`dispatchAndAnswer`), out by
- * `ackDeadlineMs` after receipt at the latest. A busy-signal follow-up is handed to the
+ * `ackDeadlineMs` after `facts.receivedAt` at the latest (on the adapter's `clock`). A busy-signal follow-up is handed to the
  * follow-up runner when the acknowledgement is built and is sent on a later turn, so it never
  * delays the transport writing the acknowledgement. Resolves the acknowledgement; rejects only on
  * a bug (the transport answers it as an unexpected failure).
@@ -54,16 +53,9 @@ export async function answerSlackPayload(
     return viewSubmissionRefusal(normalized.blockId, options.busyText);
   }
   const { event } = normalized;
-  const clock =
-    facts.clock ??
-    startAckClock({ ackDeadlineMs: options.ackDeadlineMs, syncDeadlineMs: options.syncDeadlineMs });
-  const answering = dispatchAndAnswer(deps, runtime, event, clock)
-    .then((answer) => {
-      if (answer.followUp !== undefined) deps.followUps.start({ event, followUp: answer.followUp });
-      return answer.ack;
-    })
-    .finally(() => {
-      if (facts.clock === undefined) clock.dispose();
-    });
+  const answering = dispatchAndAnswer(deps, runtime, event, facts.clock).then((answer) => {
+    if (answer.followUp !== undefined) deps.followUps.start({ event, followUp: answer.followUp });
+    return answer.ack;
+  });
   return deps.answering.track(answering);
 }
