@@ -26,7 +26,7 @@ function request(payload: SlackTestPayload, headers: Record<string, string>): Re
 }
 
 describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
-  afterAll(closeHttpTransports);
+  afterAll(() => closeHttpTransports());
 
   describe('signature verification', () => {
     failOnUnhandledRejections();

@@ -57,10 +57,17 @@ export const HTTP_TRANSPORTS: readonly HttpTransport[] = Object.freeze([
   },
 ]);
 
-/** Closes the servers `HTTP_TRANSPORTS` started, dropping their open connections. */
-export async function closeHttpTransports(): Promise<void> {
-  const all = [...servers.values()];
-  servers.clear();
+/**
+ * Closes the servers `HTTP_TRANSPORTS` started (only `target`'s when given), dropping their open
+ * connections.
+ */
+export async function closeHttpTransports(target?: HttpShells): Promise<void> {
+  const all: Promise<{ server: Server; origin: string }>[] = [];
+  for (const [listener, started] of servers) {
+    if (target !== undefined && target.nodeListener !== listener) continue;
+    servers.delete(listener);
+    all.push(started);
+  }
   await Promise.all(
     all.map(async (started) => {
       const { server } = await started;
