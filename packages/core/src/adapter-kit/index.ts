@@ -39,6 +39,14 @@ export { discardNodeBody, readNodeBody } from '../http/read-node-body.js';
 export { type HttpRequestView, nodeRequestView, webRequestView } from '../http/request-view.js';
 export { createFetchHandler, type FetchHandler, toResponse } from '../http/web-shell.js';
 export { installationMarkKey } from '../state/mark-keys.js';
+export type { CancelSource } from '../util/cancellation.js';
+export {
+  abortable,
+  anySignal,
+  delay,
+  type TimeoutSignal,
+  timeoutSignal,
+} from '../util/signals.js';
 export { type AckClock, type AckClockOptions, startAckClock } from './ack-clock.js';
 export {
   AdapterLifecycle,
@@ -61,11 +69,3 @@ export { adapterNotice, type KitNoticeName, type NoticeEmitter, noticeEmitter } 
 export { checkNonEmptyText, checkPositiveInteger } from './option-checks.js';
 export { PendingSet } from './pending-set.js';
 export { classifyRefusal, type RefusalKind } from './refusal.js';
-export {
-  abortable,
-  anySignal,
-  delay,
-  forwardAbort,
-  type TimeoutSignal,
-  timeoutSignal,
-} from './signals.js';
