@@ -66,6 +66,11 @@ export { type AnswerWithinOptions, answerWithin } from './answer-within.js';
 export { AttachGuard } from './attach-guard.js';
 export { FollowUpRunner, type FollowUpRunnerOptions } from './follow-ups.js';
 export { adapterNotice, type KitNoticeName, type NoticeEmitter, noticeEmitter } from './notices.js';
-export { checkNonEmptyText, checkPositiveInteger } from './option-checks.js';
+export {
+  checkAbsoluteUrl,
+  checkNonEmptyText,
+  checkOptionsObject,
+  checkPositiveInteger,
+} from './option-checks.js';
 export { PendingSet } from './pending-set.js';
 export { classifyRefusal, type RefusalKind } from './refusal.js';
