@@ -1,6 +1,6 @@
 import { DEFAULT_BODY_LIMIT_BYTES } from '@rt/core/adapter';
-import { closeHttpTransports, HTTP_TRANSPORTS, stateWith } from '@rt/testing';
-import { runAdapterConformance } from '@rt/testing/adapter';
+import { stateWith } from '@rt/testing';
+import { closeHttpTransports, HTTP_TRANSPORTS, runAdapterConformance } from '@rt/testing/adapter';
 import {
   buildButton,
   buildChatInputCommand,

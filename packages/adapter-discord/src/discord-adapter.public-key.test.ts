@@ -1,4 +1,4 @@
-import { closeHttpTransports, HTTP_TRANSPORTS } from '@rt/testing';
+import { closeHttpTransports, HTTP_TRANSPORTS } from '@rt/testing/adapter';
 import { createDiscordSigner } from '@rt/testing/discord';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from './discord-adapter.js';

@@ -1,6 +1,12 @@
 import type { RtEvent } from '@rt/core';
-import { closeHttpTransports, deferred, HTTP_TRANSPORTS, unreachableState } from '@rt/testing';
-import { type ExpectedAnswer, failOnUnhandledRejections, readAnswer } from '@rt/testing/adapter';
+import { deferred, unreachableState } from '@rt/testing';
+import {
+  closeHttpTransports,
+  type ExpectedAnswer,
+  failOnUnhandledRejections,
+  HTTP_TRANSPORTS,
+  readAnswer,
+} from '@rt/testing/adapter';
 import { buildAutocomplete, buildButton, buildChatInputCommand } from '@rt/testing/discord';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BUSY_CHOICE_VALUE } from './respond/busy-choice.js';

@@ -1,13 +1,13 @@
 import type { Observation, RtEvent } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
+import { deferred, stateWith, unreachableState } from '@rt/testing';
 import {
   closeHttpTransports,
-  deferred,
+  type ExpectedAnswer,
+  type ExpectedRefusal,
   HTTP_TRANSPORTS,
-  stateWith,
-  unreachableState,
-} from '@rt/testing';
-import { type ExpectedAnswer, type ExpectedRefusal, readAnswer } from '@rt/testing/adapter';
+  readAnswer,
+} from '@rt/testing/adapter';
 import { buildBlockSuggestion, buildMessageEvent } from '@rt/testing/slack';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {

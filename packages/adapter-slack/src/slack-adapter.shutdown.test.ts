@@ -1,4 +1,5 @@
-import { closeHttpTransports, deferred, HTTP_TRANSPORTS } from '@rt/testing';
+import { deferred } from '@rt/testing';
+import { closeHttpTransports, HTTP_TRANSPORTS } from '@rt/testing/adapter';
 import { buildMessageEvent, buildShortcut } from '@rt/testing/slack';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './test-support/harness.js';

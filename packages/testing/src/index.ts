@@ -7,12 +7,6 @@ export {
 } from './adapter/test-adapter.js';
 export { type Deferred, deferred } from './support/deferred.js';
 export {
-  closeHttpTransports,
-  HTTP_TRANSPORTS,
-  type HttpShells,
-  type HttpTransport,
-} from './support/http-transports.js';
-export {
   type AdapterNoticeObservation,
   type ObservationLog,
   type ObservationWaitOptions,

@@ -1,6 +1,9 @@
 import { DEFAULT_BODY_LIMIT_BYTES } from '@rt/core/adapter';
-import { closeHttpTransports, HTTP_TRANSPORTS } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
+import {
+  closeHttpTransports,
+  failOnUnhandledRejections,
+  HTTP_TRANSPORTS,
+} from '@rt/testing/adapter';
 import { buildButton, buildChatInputCommand } from '@rt/testing/discord';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../test-support/harness.js';

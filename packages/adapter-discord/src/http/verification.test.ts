@@ -1,6 +1,10 @@
 import type { Handler } from '@rt/core';
-import { closeHttpTransports, deferred, HTTP_TRANSPORTS } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
+import { deferred } from '@rt/testing';
+import {
+  closeHttpTransports,
+  failOnUnhandledRejections,
+  HTTP_TRANSPORTS,
+} from '@rt/testing/adapter';
 import {
   buildButton,
   buildChatInputCommand,

@@ -1,6 +1,10 @@
 import { createMemoryState } from '@rt/state-memory';
-import { closeHttpTransports, deferred, HTTP_TRANSPORTS, stateWith } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
+import { deferred, stateWith } from '@rt/testing';
+import {
+  closeHttpTransports,
+  failOnUnhandledRejections,
+  HTTP_TRANSPORTS,
+} from '@rt/testing/adapter';
 import { buildAutocomplete, buildChatInputCommand } from '@rt/testing/discord';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { BUSY_CHOICE_VALUE } from '../respond/busy-choice.js';

@@ -1,5 +1,9 @@
-import { closeHttpTransports, deferred, HTTP_TRANSPORTS } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
+import { deferred } from '@rt/testing';
+import {
+  closeHttpTransports,
+  failOnUnhandledRejections,
+  HTTP_TRANSPORTS,
+} from '@rt/testing/adapter';
 import { buildButton, buildChatInputCommand } from '@rt/testing/discord';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../test-support/harness.js';

@@ -1,13 +1,8 @@
 import type { CreateRuntimeOptions, Observation, Runtime, State } from '@rt/core';
 import { createRuntime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
-import {
-  type AdapterNoticeObservation,
-  closeHttpTransports,
-  HTTP_TRANSPORTS,
-  type HttpTransport,
-  observationLog,
-} from '@rt/testing';
+import { type AdapterNoticeObservation, observationLog } from '@rt/testing';
+import { closeHttpTransports, HTTP_TRANSPORTS, type HttpTransport } from '@rt/testing/adapter';
 import {
   createDiscordSigner,
   DISCORD_TEST_IDS,

@@ -1,7 +1,11 @@
 import type { RtEvent, State } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
-import { closeHttpTransports, deferred, HTTP_TRANSPORTS, stateWith } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
+import { deferred, stateWith } from '@rt/testing';
+import {
+  closeHttpTransports,
+  failOnUnhandledRejections,
+  HTTP_TRANSPORTS,
+} from '@rt/testing/adapter';
 import { buildMessageEvent, buildSlashCommand, buildViewSubmission } from '@rt/testing/slack';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Harness, startHarness } from '../test-support/harness.js';

@@ -1,5 +1,9 @@
-import { closeHttpTransports, HTTP_TRANSPORTS } from '@rt/testing';
-import { failOnUnhandledRejections, fakeRuntimeHandle } from '@rt/testing/adapter';
+import {
+  closeHttpTransports,
+  failOnUnhandledRejections,
+  fakeRuntimeHandle,
+  HTTP_TRANSPORTS,
+} from '@rt/testing/adapter';
 import {
   buildAppRateLimited,
   buildMessageEvent,

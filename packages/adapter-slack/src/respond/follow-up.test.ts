@@ -1,5 +1,6 @@
 import { createMemoryState } from '@rt/state-memory';
-import { closeHttpTransports, deferred, HTTP_TRANSPORTS, stateWith } from '@rt/testing';
+import { deferred, stateWith } from '@rt/testing';
+import { closeHttpTransports, HTTP_TRANSPORTS } from '@rt/testing/adapter';
 import { buildBlockActions, buildMessageEvent, buildShortcut } from '@rt/testing/slack';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { type Harness, startHarness } from '../test-support/harness.js';

@@ -1,13 +1,14 @@
 import type { CreateRuntimeOptions, Observation, Runtime, State } from '@rt/core';
 import { createRuntime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
+import { observationLog } from '@rt/testing';
 import {
   closeHttpTransports,
+  type FakeRuntimeHandle,
+  fakeRuntimeHandle,
   HTTP_TRANSPORTS,
   type HttpTransport,
-  observationLog,
-} from '@rt/testing';
-import { type FakeRuntimeHandle, fakeRuntimeHandle } from '@rt/testing/adapter';
+} from '@rt/testing/adapter';
 import {
   type FakeSlackApi,
   type SlackTestPayload,
