@@ -191,6 +191,20 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
       ).toEqual([]);
     });
 
+    it('counts the deadline on the adapter clock: a clock skewed a minute behind fires nothing early', async () => {
+      const state = slowMarkState();
+      await start({ state, adapter: { clock: () => Date.now() - 60_000 } });
+      h.runtime.onMessage(() => {});
+      const answer = watch(h.send(buildMessageEvent({ text: 'skewed' })));
+      await state.called;
+      await vi.advanceTimersByTimeAsync(2499);
+      expect(answer.done).toBe(false);
+      state.release('land');
+      const response = await answer.promise;
+      expect(response.status).toBe(200);
+      expect(h.observations.filter((o) => o.type === 'adapter_notice')).toEqual([]);
+    });
+
     it('answers as soon as the dispatch does when it beats the deadline, and raises no notice later', async () => {
       await start();
       h.runtime.onFormSubmit('modal_cb', () => ({ response_action: 'clear' }));

@@ -3,7 +3,8 @@
  * type, and extra headers. The native listener writes it straight to the `ServerResponse`, the
  * web handler turns it into a `Response`. `onDelivered` (optional) runs once when the transport
  * hands the answer over: the native listener after `end()` (or at once when the client is already
- * gone), the web handler when the server reads the body, or cancels it.
+ * gone), the web handler when the server reads the body, or cancels it (at once for an answer
+ * without a body).
  */
 export interface HttpAnswer {
   readonly status: number;
