@@ -124,9 +124,10 @@ async function answerPost<P>(
  *    unsigned probe excepted, see `answerUnsigned`), whatever the body's size;
  * 4. the body up to `bodyLimitBytes`: larger gets 413 (the rest discarded in the background up to
  *    `DISCARD_LIMIT_FACTOR` times the limit), a failing stream 400;
- * 5. the signature over the body (`verify`): a bare 401;
- * 6. parsing (`parse`): 400 `Bad Request: <reason>`;
- * 7. the endpoint's answer.
+ * 5. a platform's unsigned probe (`answerUnsigned`): its answer;
+ * 6. the signature over the body (`verify`): a bare 401;
+ * 7. parsing (`parse`): 400 `Bad Request: <reason>`;
+ * 8. the endpoint's answer (`answer`, with the receipt time and the running deadlines).
  * Verification comes first whatever the runtime's state (saturated, shutting down, not attached).
  * Every 401 emits a `signature_rejected` notice with the reason. Never rejects: an unexpected
  * failure is answered 500 with a `request_failed` notice.
