@@ -10,14 +10,28 @@ import type {
   PostedMessage,
   RtEvent,
 } from '@rt/core';
-import type { RuntimeHandle } from '@rt/core/adapter';
-import { adapterNotice, FollowUpRunner, PendingSet } from '@rt/core/adapter';
+import type {
+  FetchHandler,
+  HttpEndpoint,
+  NodeListener,
+  NoticeEmitter,
+  RuntimeHandle,
+} from '@rt/core/adapter';
+import {
+  AdapterLifecycle,
+  AttachGuard,
+  createFetchHandler,
+  createNodeListener,
+  FollowUpRunner,
+  noticeEmitter,
+  PendingSet,
+} from '@rt/core/adapter';
 import type { Client } from 'discord.js';
 import type { APIMessage } from 'discord-api-types/v10';
 import { DiscordTargetError } from './errors.js';
 import { DiscordGateway } from './gateway/discord-gateway.js';
 import { resolveGatewayOptions } from './gateway/gateway-options.js';
-import { createRequestHandler } from './http/handle-request.js';
+import { discordEndpoint } from './http/discord-endpoint.js';
 import type { InboundDeps } from './inbound/inbound-deps.js';
 import { messageTargetOf } from './normalize/message-target.js';
 import type { DiscordNoticeName } from './notices.js';
@@ -36,6 +50,7 @@ import {
 import type { DiscordMessage } from './outbound/message-body.js';
 import { type DiscordPlatform, discordPlatformFor } from './outbound/platform.js';
 import { ReplyStates } from './outbound/reply-state.js';
+import type { ParsedInteraction } from './parse/parse-interaction.js';
 import type { LateBusySignal } from './respond/late-refusal.js';
 import type { DiscordShape } from './shapes.js';
 
@@ -52,20 +67,25 @@ export class DiscordAdapter implements Adapter, HistoryReader {
    * whole channel, a thread's parent included).
    */
   readonly defaultLockScope: LockScope = 'thread';
-  readonly #handler: ((request: Request) => Promise<Response>) | undefined;
+  readonly #endpoint: HttpEndpoint<ParsedInteraction> | undefined;
   readonly #options: ResolvedDiscordOptions;
   readonly #rest: REST;
   readonly #outbound: DiscordOutbound;
   /** The neutral conversation actions behind `ctx.reply`, `ctx.post`, ... (docs/messages.md). */
   readonly actions: DiscordActions;
   readonly #followUps: FollowUpRunner<LateBusySignal>;
-  readonly #answering = new PendingSet();
   readonly #gateway: DiscordGateway | undefined;
-  #runtime: RuntimeHandle | undefined;
+  readonly #runtime: AttachGuard;
+  readonly #notice: NoticeEmitter<DiscordNoticeName>;
+  readonly #lifecycle: AdapterLifecycle;
+  #handler: FetchHandler | undefined;
+  #nodeListener: NodeListener | undefined;
 
   constructor(options: DiscordAdapterOptions) {
     this.#options = resolveDiscordOptions(options);
     this.name = this.#options.name;
+    this.#runtime = new AttachGuard(`discord adapter "${this.name}"`);
+    this.#notice = noticeEmitter(this.name, () => this.#runtime.current);
     this.#rest = new REST({
       ...this.#options.restOptions,
       api: this.#options.apiUrl,
@@ -95,18 +115,19 @@ export class DiscordAdapter implements Adapter, HistoryReader {
           error,
         ),
     });
+    const answering = new PendingSet();
     const deps: InboundDeps = {
       options: this.#options,
-      runtime: () => this.#runtime,
+      runtime: () => this.#runtime.current,
       followUps: this.#followUps,
-      answering: this.#answering,
+      answering,
       replies,
-      notice: (name, detail, error) => this.#notice(name, detail, error),
+      notice: this.#notice,
     };
-    this.#handler =
+    this.#endpoint =
       this.#options.publicKey === undefined
         ? undefined
-        : createRequestHandler(deps, this.#options.publicKey);
+        : discordEndpoint(deps, this.#options.publicKey);
     const gateway = options.gateway ?? false;
     this.#gateway =
       gateway === false
@@ -117,41 +138,49 @@ export class DiscordAdapter implements Adapter, HistoryReader {
             rest: this.#rest,
             outbound: this.#outbound,
           });
-  }
-
-  #notice(
-    name: DiscordNoticeName,
-    detail?: Readonly<Record<string, unknown>>,
-    error?: unknown,
-  ): void {
-    try {
-      this.#runtime?.observe(adapterNotice(this.name, name, detail, error));
-    } catch {
-      // Observation must never break a request.
-    }
+    this.#lifecycle = new AdapterLifecycle({
+      answering,
+      followUps: this.#followUps,
+      transports: [this.#gateway],
+    });
   }
 
   /**
-   * The web-standard interactions handler: mount it at the Interactions Endpoint URL. Node:
-   * `toNodeListener(adapter.handler)`. Answers 503 until the adapter is attached to a runtime
-   * (PING excepted). Never rejects. Throws `TypeError` when the adapter was created without a
-   * `publicKey` (a gateway-only bot): requests could not be verified.
+   * The web-standard interactions handler (Hono, Next, workers): mount it at the Interactions
+   * Endpoint URL. On Node prefer `nodeListener`. Answers 503 until the adapter is attached to a
+   * runtime (PING excepted). Never rejects. Reading it throws `TypeError` when the adapter was
+   * created without a `publicKey` (a gateway-only bot): requests could not be verified.
    */
-  get handler(): (request: Request) => Promise<Response> {
-    if (this.#handler === undefined) {
+  get handler(): FetchHandler {
+    this.#handler ??= createFetchHandler(this.#requireEndpoint('handler'));
+    return this.#handler;
+  }
+
+  /**
+   * The native `node:http` interactions listener: `http.createServer(adapter.nodeListener)` (or
+   * Express, Connect, Fastify's raw mode). The same answers, in the same order, as `handler`,
+   * without web `Request`/`Response` objects or streams: the body is read into one Buffer up to
+   * `bodyLimitBytes` and the callback is written straight to the `ServerResponse`, the fastest way
+   * to serve Discord on Node (see docs/benchmarks.md). Never throws. Reading it throws
+   * `TypeError` when the adapter was created without a `publicKey`.
+   */
+  get nodeListener(): NodeListener {
+    this.#nodeListener ??= createNodeListener(this.#requireEndpoint('nodeListener'));
+    return this.#nodeListener;
+  }
+
+  #requireEndpoint(what: string): HttpEndpoint<ParsedInteraction> {
+    if (this.#endpoint === undefined) {
       throw new TypeError(
-        `discord adapter "${this.name}": publicKey is required to use the HTTP interactions handler`,
+        `discord adapter "${this.name}": publicKey is required to use the HTTP interactions ${what}`,
       );
     }
-    return this.#handler;
+    return this.#endpoint;
   }
 
   /** Registers the runtime. A second call with another runtime throws (one runtime per adapter). */
   attach(runtime: RuntimeHandle): void {
-    if (this.#runtime !== undefined && this.#runtime !== runtime) {
-      throw new TypeError(`discord adapter "${this.name}" is already attached to a runtime`);
-    }
-    this.#runtime = runtime;
+    this.#runtime.attach(runtime);
   }
 
   /**
@@ -179,10 +208,8 @@ export class DiscordAdapter implements Adapter, HistoryReader {
    * waits for the gateway dispatches in flight, and keeps the connection open so that messages
    * arriving meanwhile are refused visibly; `drain()` closes it.
    */
-  async stop(signal?: AbortSignal): Promise<void> {
-    await this.#gateway?.stop(signal);
-    await this.#answering.settledNow(signal);
-    await this.#followUps.drain(signal);
+  stop(signal?: AbortSignal): Promise<void> {
+    return this.#lifecycle.stop(signal);
   }
 
   /**
@@ -191,10 +218,8 @@ export class DiscordAdapter implements Adapter, HistoryReader {
    * for them like `stop()`. With the gateway, it first closes it (`client.destroy()`: close frame
    * 1000, no reconnect).
    */
-  async drain(signal?: AbortSignal): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await this.#gateway?.close(signal);
-    await this.stop(signal);
+  drain(signal?: AbortSignal): Promise<void> {
+    return this.#lifecycle.drain(signal);
   }
 
   /**
@@ -202,8 +227,8 @@ export class DiscordAdapter implements Adapter, HistoryReader {
    * resolves once it is ready (rejects with `DiscordGatewayError`, or `signal.reason` when the
    * runtime shuts down first). HTTP only: resolves at once.
    */
-  async start(signal: AbortSignal): Promise<void> {
-    await this.#gateway?.start(signal);
+  start(signal: AbortSignal): Promise<void> {
+    return this.#lifecycle.start(signal);
   }
 
   /** The gateway's discord.js Client once started (`undefined` for HTTP only, or before `start`). */

@@ -3,7 +3,9 @@ import type { RESTOptions } from '@discordjs/rest';
 import type { DispatchMode, RtEvent } from '@rt/core';
 import {
   type AnswerOptions,
+  checkAbsoluteUrl,
   checkNonEmptyText,
+  checkOptionsObject,
   checkPositiveInteger,
   DEFAULT_ANSWER_OPTIONS,
   DEFAULT_BODY_LIMIT_BYTES,
@@ -155,16 +157,9 @@ function ephemeralOf(value: unknown): EphemeralDecision {
 
 /** Fills in defaults and validates; throws `TypeError`/`RangeError` naming the bad option. */
 export function resolveDiscordOptions(options: DiscordAdapterOptions): ResolvedDiscordOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError('createDiscordAdapter needs an options object');
-  }
+  checkOptionsObject('createDiscordAdapter', options);
   const d = DEFAULT_DISCORD_ADAPTER_OPTIONS;
-  const apiUrl = options.apiUrl ?? d.apiUrl;
-  try {
-    new URL(apiUrl);
-  } catch {
-    throw new TypeError(`apiUrl must be an absolute URL, got ${JSON.stringify(apiUrl)}`);
-  }
+  const apiUrl = checkAbsoluteUrl('apiUrl', options.apiUrl ?? d.apiUrl);
   if (typeof options.applicationId !== 'string' || !/^\d{1,25}$/.test(options.applicationId)) {
     throw new TypeError('applicationId must be the application id (a snowflake of digits)');
   }

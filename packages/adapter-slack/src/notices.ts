@@ -1,17 +1,12 @@
-import type { RuntimeHandle } from '@rt/core/adapter';
-import { adapterNotice } from '@rt/core/adapter';
+import type { KitNoticeName } from '@rt/core/adapter';
 
 /**
- * Every `adapter_notice` name the Slack adapter emits:
- * - `busy_signal_failed`: a busy-signal follow-up (`response_url`, `views.open`/`push`) failed or
- *   ran past `busySignalTimeoutMs`;
- * - `request_failed`: an unexpected failure while answering a request (answered 500);
- * - `dispatch_error`: dispatch threw something that is not an rt refusal (a bug);
- * - `ack_deadline_passed`: the answer went out at `ackDeadlineMs` before the dispatch settled;
+ * Every `adapter_notice` name the Slack adapter emits: the kit's (`KitNoticeName`:
+ * `signature_rejected`, `request_failed`, `dispatch_error`, `ack_deadline_passed`, and
+ * `busy_signal_failed` for a `response_url` or `views.open`/`push` follow-up), and Slack's own:
  * - `app_rate_limited`: Slack reported the app over its Events API rate limit;
  * - `dropped_without_signal`: an acknowledged delivery was dropped where no follow-up can reach
  *   the user;
- * - `signature_rejected`: a request failed signature verification (answered 401);
  * - `unknown_installation`: a delivery of an installation the `installations` source does not
  *   know was answered without dispatch (`tenant`);
  * - `installation_unavailable`: the `installations` source could not resolve or revoke the
@@ -35,13 +30,9 @@ import { adapterNotice } from '@rt/core/adapter';
  * - `client_handler_failed`: the client library's message handler threw anyway (contained).
  */
 export type SlackNoticeName =
-  | 'busy_signal_failed'
-  | 'request_failed'
-  | 'dispatch_error'
-  | 'ack_deadline_passed'
+  | KitNoticeName
   | 'app_rate_limited'
   | 'dropped_without_signal'
-  | 'signature_rejected'
   | 'unknown_installation'
   | 'installation_unavailable'
   | 'socket_connected'
@@ -54,21 +45,3 @@ export type SlackNoticeName =
   | 'ack_failed'
   | 'ack_payload_dropped'
   | 'client_handler_failed';
-
-/**
- * Emits a Slack `adapter_notice` through `runtime` (nothing before `attach`, when it is
- * `undefined`). Nothing it does (an observer that throws, ...) ever escapes.
- */
-export function emitSlackNotice(
-  runtime: RuntimeHandle | undefined,
-  adapter: string,
-  name: SlackNoticeName,
-  detail?: Readonly<Record<string, unknown>>,
-  error?: unknown,
-): void {
-  try {
-    runtime?.observe(adapterNotice(adapter, name, detail, error));
-  } catch {
-    // Observation must never break a delivery.
-  }
-}

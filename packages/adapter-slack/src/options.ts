@@ -1,7 +1,9 @@
 import type { DispatchMode } from '@rt/core';
 import {
   type AnswerOptions,
+  checkAbsoluteUrl,
   checkNonEmptyText,
+  checkOptionsObject,
   checkPositiveInteger,
   DEFAULT_ANSWER_OPTIONS,
   DEFAULT_BODY_LIMIT_BYTES,
@@ -254,16 +256,9 @@ function mentionAndMessageOf(value: unknown): MentionAndMessage {
 
 /** Fills in defaults and validates; throws `TypeError`/`RangeError` naming the bad option. */
 export function resolveSlackOptions(options: SlackAdapterOptions): ResolvedSlackOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError('createSlackAdapter needs an options object');
-  }
+  checkOptionsObject('createSlackAdapter', options);
   const d = DEFAULT_SLACK_ADAPTER_OPTIONS;
-  const apiUrl = options.apiUrl ?? d.apiUrl;
-  try {
-    new URL(apiUrl);
-  } catch {
-    throw new TypeError(`apiUrl must be an absolute URL, got ${JSON.stringify(apiUrl)}`);
-  }
+  const apiUrl = checkAbsoluteUrl('apiUrl', options.apiUrl ?? d.apiUrl);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') throw new TypeError('fetch must be a function');
   return Object.freeze({

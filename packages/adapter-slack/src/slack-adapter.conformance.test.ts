@@ -1,6 +1,6 @@
 import { DEFAULT_BODY_LIMIT_BYTES } from '@rt/core/adapter';
 import { stateWith } from '@rt/testing';
-import { runAdapterConformance } from '@rt/testing/adapter';
+import { HTTP_TRANSPORTS, runAdapterConformance } from '@rt/testing/adapter';
 import {
   buildMessageEvent,
   jsonPayload,
@@ -19,45 +19,53 @@ import { SECRET, startHarness } from './test-support/harness.js';
 const signedRaw = (body: string, contentType: string) =>
   signedSlackRequest({ secret: SECRET, payload: { body, contentType, data: {} } });
 
-runAdapterConformance<SlackTestPayload, SlackConformanceBot>('slack adapter (HTTP)', {
-  async createBot({ runtime, busyText, unavailableText, state }) {
-    const h = await startHarness({
-      runtime,
-      adapter: { busyText, unavailableText },
-      // A State the suite shares between two bots is the suite's to close, not the harness's.
-      ...(state === undefined ? {} : { state: { ...stateWith(state, {}), close: async () => {} } }),
-    });
-    return slackConformanceBot(h, state);
-  },
-  request: (payload, signature) =>
-    signedSlackRequest({
-      payload,
-      secret: { valid: SECRET, invalid: 'wrong-secret', missing: undefined }[signature],
-    }),
-  shapes: SLACK_SHAPES,
-  answer: syncAnswer,
-  oversizedPayload: () => buildMessageEvent({ text: 'x'.repeat(DEFAULT_BODY_LIMIT_BYTES) }),
-  unparsable: [
+for (const transport of HTTP_TRANSPORTS) {
+  runAdapterConformance<SlackTestPayload, SlackConformanceBot>(
+    `slack adapter (HTTP, ${transport.name})`,
     {
-      name: 'truncated JSON',
-      request: () => signedRaw('{"type":"event_callback",', 'application/json'),
+      async createBot({ runtime, busyText, unavailableText, state }) {
+        const h = await startHarness({
+          transport,
+          runtime,
+          adapter: { busyText, unavailableText },
+          // A State the suite shares between two bots is the suite's to close, not the harness's.
+          ...(state === undefined
+            ? {}
+            : { state: { ...stateWith(state, {}), close: async () => {} } }),
+        });
+        return slackConformanceBot(h, state);
+      },
+      request: (payload, signature) =>
+        signedSlackRequest({
+          payload,
+          secret: { valid: SECRET, invalid: 'wrong-secret', missing: undefined }[signature],
+        }),
+      shapes: SLACK_SHAPES,
+      answer: syncAnswer,
+      oversizedPayload: () => buildMessageEvent({ text: 'x'.repeat(DEFAULT_BODY_LIMIT_BYTES) }),
+      unparsable: [
+        {
+          name: 'truncated JSON',
+          request: () => signedRaw('{"type":"event_callback",', 'application/json'),
+        },
+        { name: 'a JSON array', request: () => signedRaw('[]', 'application/json') },
+        {
+          name: 'an interactive payload that is not JSON',
+          request: () => signedRaw('payload=%7Bnot-json', 'application/x-www-form-urlencoded'),
+        },
+        {
+          name: 'a form without payload or command',
+          request: () => signedRaw('team_id=T1', 'application/x-www-form-urlencoded'),
+        },
+        {
+          name: 'an event_callback without an inner event',
+          request: () =>
+            signedRaw(
+              jsonPayload({ type: 'event_callback', event_id: 'Ev1' }).body,
+              'application/json',
+            ),
+        },
+      ],
     },
-    { name: 'a JSON array', request: () => signedRaw('[]', 'application/json') },
-    {
-      name: 'an interactive payload that is not JSON',
-      request: () => signedRaw('payload=%7Bnot-json', 'application/x-www-form-urlencoded'),
-    },
-    {
-      name: 'a form without payload or command',
-      request: () => signedRaw('team_id=T1', 'application/x-www-form-urlencoded'),
-    },
-    {
-      name: 'an event_callback without an inner event',
-      request: () =>
-        signedRaw(
-          jsonPayload({ type: 'event_callback', event_id: 'Ev1' }).body,
-          'application/json',
-        ),
-    },
-  ],
-});
+  );
+}

@@ -1,9 +1,15 @@
 import type { Observation, RtEvent } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { deferred, stateWith, unreachableState } from '@rt/testing';
-import { type ExpectedAnswer, type ExpectedRefusal, readAnswer } from '@rt/testing/adapter';
+import {
+  closeHttpTransports,
+  type ExpectedAnswer,
+  type ExpectedRefusal,
+  HTTP_TRANSPORTS,
+  readAnswer,
+} from '@rt/testing/adapter';
 import { buildBlockSuggestion, buildMessageEvent } from '@rt/testing/slack';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   SLACK_SHAPES,
   type SlackConformanceBot,
@@ -137,29 +143,33 @@ describe.each(SLACK_SHAPES)('$name', (shape) => {
   });
 });
 
-describe('the dedupe policy of shapes Slack never redelivers', () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
+describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
+  afterAll(() => closeHttpTransports());
 
-  it('marks a block_suggestion for 3 s, not for the runtime-wide hour, and answers every keystroke', async () => {
-    const marks: [string, number][] = [];
-    const state = stateWith(createMemoryState(), (inner) => ({
-      markEvent: (key, ttlMs) => {
-        marks.push([key, ttlMs]);
-        return inner.markEvent(key, ttlMs);
-      },
-    }));
-    h = await startHarness({ state });
-    h.runtime.onSuggestion('external_select', (ctx) => syncAnswer(ctx.event));
-    h.runtime.onMessage(() => {});
-    for (const value of ['a', 'ab', 'ab']) {
-      const response = await h.send(buildBlockSuggestion({ value }));
-      expect((await readAnswer(response)).json).toMatchObject({ options: [{ value: 'ab-1' }] });
-    }
-    await h.send(buildMessageEvent());
-    expect(marks.map(([, ttlMs]) => ttlMs)).toEqual([3000, 3000, 3000, 3_600_000]);
+  describe('the dedupe policy of shapes Slack never redelivers', () => {
+    let h: Harness | undefined;
+    afterEach(async () => {
+      await h?.close();
+      h = undefined;
+    });
+
+    it('marks a block_suggestion for 3 s, not for the runtime-wide hour, and answers every keystroke', async () => {
+      const marks: [string, number][] = [];
+      const state = stateWith(createMemoryState(), (inner) => ({
+        markEvent: (key, ttlMs) => {
+          marks.push([key, ttlMs]);
+          return inner.markEvent(key, ttlMs);
+        },
+      }));
+      h = await startHarness({ transport, state });
+      h.runtime.onSuggestion('external_select', (ctx) => syncAnswer(ctx.event));
+      h.runtime.onMessage(() => {});
+      for (const value of ['a', 'ab', 'ab']) {
+        const response = await h.send(buildBlockSuggestion({ value }));
+        expect((await readAnswer(response)).json).toMatchObject({ options: [{ value: 'ab-1' }] });
+      }
+      await h.send(buildMessageEvent());
+      expect(marks.map(([, ttlMs]) => ttlMs)).toEqual([3000, 3000, 3000, 3_600_000]);
+    });
   });
 });

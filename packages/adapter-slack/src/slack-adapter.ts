@@ -9,14 +9,21 @@ import type {
   PostedMessage,
   RtEvent,
 } from '@rt/core';
-import type { RuntimeHandle } from '@rt/core/adapter';
-import { emojiName, PendingSet } from '@rt/core/adapter';
+import type { FetchHandler, NodeListener, RuntimeHandle } from '@rt/core/adapter';
+import {
+  AdapterLifecycle,
+  AttachGuard,
+  createFetchHandler,
+  createNodeListener,
+  emojiName,
+  noticeEmitter,
+  PendingSet,
+} from '@rt/core/adapter';
 import type { WebClient } from '@slack/web-api';
-import { createRequestHandler } from './http/handle-request.js';
+import { slackEndpoint } from './http/slack-endpoint.js';
 import type { SlackCoreDeps } from './inbound/deps.js';
-import { createNodeListener, type NodeListener } from './node/node-listener.js';
 import type { SlackInstallation } from './normalize/installation.js';
-import { emitSlackNotice } from './notices.js';
+import type { SlackNoticeName } from './notices.js';
 import {
   type ResolvedSlackOptions,
   resolveSlackOptions,
@@ -37,8 +44,8 @@ import type { SlackShape } from './shapes.js';
 import { SocketModeTransport } from './socket-mode/socket-mode-transport.js';
 
 /**
- * Slack: Events API, slash commands and interactivity behind one web-standard `handler` (HTTP),
- * on a transport-neutral core (`inbound/`) that a Socket Mode transport shares, with shape-aware
+ * Slack: Events API, slash commands and interactivity behind one HTTP flow (the kit's, served as
+ * the native `nodeListener` and the web-standard `handler`), on a transport-neutral core (`inbound/`) that a Socket Mode transport shares, with shape-aware
  * answers when the runtime refuses a delivery, outbound calls for handlers and a History Reader.
  * Create it with `createSlackAdapter`.
  */
@@ -51,20 +58,19 @@ export class SlackAdapter implements Adapter, HistoryReader {
   /** The neutral conversation actions behind `ctx.reply`, `ctx.post`, ... (docs/messages.md). */
   readonly actions: SlackActions;
   readonly #followUps: SlackFollowUps;
-  readonly #answering = new PendingSet();
   readonly #core: SlackCoreDeps;
-  readonly #socketMode: SocketModeTransport | undefined;
-  #handler: ((request: Request) => Promise<Response>) | undefined;
+  readonly #runtime: AttachGuard;
+  readonly #lifecycle: AdapterLifecycle;
+  #handler: FetchHandler | undefined;
   #nodeListener: NodeListener | undefined;
-  #runtime: RuntimeHandle | undefined;
 
   constructor(options: SlackAdapterOptions) {
     this.#options = resolveSlackOptions(options);
     this.name = this.#options.name;
+    this.#runtime = new AttachGuard(`slack adapter "${this.name}"`);
     this.#outbound = new SlackOutbound(this.#options);
     this.actions = new SlackActions(this.name, this.#outbound);
-    const notice: SlackCoreDeps['notice'] = (name, detail, error) =>
-      emitSlackNotice(this.#runtime, this.name, name, detail, error);
+    const notice = noticeEmitter<SlackNoticeName>(this.name, () => this.#runtime.current);
     this.#followUps = createSlackFollowUps(this.#options, ({ event, followUp }, error) =>
       notice(
         'busy_signal_failed',
@@ -72,17 +78,23 @@ export class SlackAdapter implements Adapter, HistoryReader {
         error,
       ),
     );
+    const answering = new PendingSet();
     this.#core = {
       options: this.#options,
-      runtime: () => this.#runtime,
+      runtime: () => this.#runtime.current,
       followUps: this.#followUps,
-      answering: this.#answering,
+      answering,
       notice,
     };
-    this.#socketMode =
+    const socketMode =
       this.#options.socketMode === undefined
         ? undefined
         : new SocketModeTransport(this.#core, this.#options.socketMode);
+    this.#lifecycle = new AdapterLifecycle({
+      answering,
+      followUps: this.#followUps,
+      transports: [socketMode],
+    });
   }
 
   /**
@@ -91,9 +103,9 @@ export class SlackAdapter implements Adapter, HistoryReader {
    * Answers 503 until the adapter is attached to a runtime. Never rejects. Reading it throws
    * `TypeError` when the adapter was created without `signingSecret` (required over HTTP).
    */
-  get handler(): (request: Request) => Promise<Response> {
+  get handler(): FetchHandler {
     this.#requireSigningSecret('handler');
-    this.#handler ??= createRequestHandler(this.#core);
+    this.#handler ??= createFetchHandler(slackEndpoint(this.#core));
     return this.#handler;
   }
 
@@ -107,7 +119,7 @@ export class SlackAdapter implements Adapter, HistoryReader {
    */
   get nodeListener(): NodeListener {
     this.#requireSigningSecret('nodeListener');
-    this.#nodeListener ??= createNodeListener(this.#core);
+    this.#nodeListener ??= createNodeListener(slackEndpoint(this.#core));
     return this.#nodeListener;
   }
 
@@ -121,10 +133,7 @@ export class SlackAdapter implements Adapter, HistoryReader {
 
   /** Registers the runtime. A second call with another runtime throws (one runtime per adapter). */
   attach(runtime: RuntimeHandle): void {
-    if (this.#runtime !== undefined && this.#runtime !== runtime) {
-      throw new TypeError(`slack adapter "${this.name}" is already attached to a runtime`);
-    }
-    this.#runtime = runtime;
+    this.#runtime.attach(runtime);
   }
 
   /** `view_submission` and `block_suggestion` are sync by default (their ack carries the answer). */
@@ -138,8 +147,8 @@ export class SlackAdapter implements Adapter, HistoryReader {
    * with `SlackSocketModeError` when Slack refuses the app token, and with `signal.reason` when
    * the runtime shuts down first. Without `socketMode` there is nothing to open. Idempotent.
    */
-  async start(signal?: AbortSignal): Promise<void> {
-    await this.#socketMode?.start(signal ?? new AbortController().signal);
+  start(signal?: AbortSignal): Promise<void> {
+    return this.#lifecycle.start(signal);
   }
 
   /**
@@ -154,9 +163,8 @@ export class SlackAdapter implements Adapter, HistoryReader {
    * first. A late busy signal for a deferred delivery dropped after this resolved is covered by
    * `drain()`.
    */
-  async stop(signal?: AbortSignal): Promise<void> {
-    await this.#socketMode?.stop(signal ?? new AbortController().signal);
-    await this.drainFollowUps(signal);
+  stop(signal?: AbortSignal): Promise<void> {
+    return this.#lifecycle.stop(signal);
   }
 
   /**
@@ -164,9 +172,8 @@ export class SlackAdapter implements Adapter, HistoryReader {
    * busy signals those outcomes started (they start on the outcome's own tick) begin, then waits
    * like `drainFollowUps()`. Converges; rejects with `signal.reason` when `signal` aborts first.
    */
-  async drain(signal?: AbortSignal): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await this.drainFollowUps(signal);
+  drain(signal?: AbortSignal): Promise<void> {
+    return this.#lifecycle.drain(signal);
   }
 
   /**
@@ -175,9 +182,8 @@ export class SlackAdapter implements Adapter, HistoryReader {
    * later is not waited for, so it converges under continuous traffic; each piece is
    * time-bounded. Rejects with `signal.reason` when `signal` aborts first.
    */
-  async drainFollowUps(signal?: AbortSignal): Promise<void> {
-    await this.#answering.settledNow(signal);
-    await this.#followUps.drain(signal);
+  drainFollowUps(signal?: AbortSignal): Promise<void> {
+    return this.#lifecycle.settle(signal);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { REST } from '@discordjs/rest';
-import { abortable, PendingSet } from '@rt/core/adapter';
+import { abortable, anySignal, PendingSet, timeoutSignal } from '@rt/core/adapter';
 import type { Client } from 'discord.js';
 import { DiscordGatewayError } from '../errors.js';
 import type { InboundDeps } from '../inbound/inbound-deps.js';
@@ -139,41 +139,33 @@ export class DiscordGateway {
       this.#deps.inbound.notice('gateway_error', undefined, error),
     );
     const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new DiscordGatewayError(
-              `the gateway was not ready within readyTimeoutMs (${gateway.readyTimeoutMs} ms)`,
-            ),
-          ),
-        gateway.readyTimeoutMs,
-      );
-      timer.unref?.();
-    });
+    // One wait ends at whichever comes first: the runtime's abort or `readyTimeoutMs`.
+    const notReady = `the gateway was not ready within readyTimeoutMs (${gateway.readyTimeoutMs} ms)`;
+    const readyBy = timeoutSignal(gateway.readyTimeoutMs, notReady);
+    const until = anySignal([signal, readyBy.signal]);
     try {
       await abortable(
-        Promise.race([
-          client.login(options.token).catch((error: unknown) => {
-            throw new DiscordGatewayError(
-              `gateway login failed: ${(error as Error)?.message ?? String(error)}`,
-              { cause: error },
-            );
-          }),
-          timedOut,
-        ]),
-        signal,
+        client.login(options.token).catch((error: unknown) => {
+          throw new DiscordGatewayError(
+            `gateway login failed: ${(error as Error)?.message ?? String(error)}`,
+            { cause: error },
+          );
+        }),
+        until.signal,
       );
-      await abortable(Promise.race([ready, timedOut]), signal);
+      await abortable(ready, until.signal);
       this.#phase = 'started';
     } catch (error) {
       this.#client = undefined;
       this.#phase = 'idle';
       await client.destroy().catch(() => undefined);
+      if (readyBy.signal.aborted && error === readyBy.signal.reason) {
+        throw new DiscordGatewayError(notReady, { cause: error });
+      }
       throw error;
     } finally {
-      clearTimeout(timer);
+      readyBy.clear();
+      until.dispose();
     }
   }
 

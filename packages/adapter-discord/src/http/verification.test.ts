@@ -1,13 +1,17 @@
 import type { Handler } from '@rt/core';
 import { deferred } from '@rt/testing';
-import { failOnUnhandledRejections } from '@rt/testing/adapter';
+import {
+  closeHttpTransports,
+  failOnUnhandledRejections,
+  HTTP_TRANSPORTS,
+} from '@rt/testing/adapter';
 import {
   buildButton,
   buildChatInputCommand,
   buildPing,
   createDiscordSigner,
 } from '@rt/testing/discord';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../discord-adapter.js';
 import { type Harness, startHarness } from '../test-support/harness.js';
 
@@ -57,102 +61,106 @@ const tampered: readonly [string, Tamper][] = [
   ],
 ];
 
-describe('interaction request verification', () => {
-  failOnUnhandledRejections();
-  let h: Harness;
-  let gate = deferred();
-  const handled: string[] = [];
-  const handler: Handler = async (ctx) => {
-    handled.push(ctx.event.id);
-    if (ctx.event.command === 'hold') await gate.promise;
-  };
+describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
+  afterAll(() => closeHttpTransports());
 
-  afterEach(async () => {
-    gate.resolve();
-    await h.close();
-    handled.length = 0;
-  });
+  describe('interaction request verification', () => {
+    failOnUnhandledRejections();
+    let h: Harness;
+    let gate = deferred();
+    const handled: string[] = [];
+    const handler: Handler = async (ctx) => {
+      handled.push(ctx.event.id);
+      if (ctx.event.command === 'hold') await gate.promise;
+    };
 
-  async function start(): Promise<void> {
-    gate = deferred();
-    h = await startHarness({ runtime: { maxDetached: 1 } });
-    h.runtime.on(() => true, handler);
-  }
+    afterEach(async () => {
+      gate.resolve();
+      await h.close();
+      handled.length = 0;
+    });
 
-  async function saturate(): Promise<void> {
-    const hold = await h.send(buildChatInputCommand({ name: 'hold' }));
-    expect(await hold.json()).toEqual({ type: 5 });
-    expect(h.runtime.stats().detachedInFlight).toBe(1);
-  }
+    async function start(): Promise<void> {
+      gate = deferred();
+      h = await startHarness({ transport, runtime: { maxDetached: 1 } });
+      h.runtime.on(() => true, handler);
+    }
 
-  it('accepts a valid signature and dispatches', async () => {
-    await start();
-    const response = await h.send(buildButton());
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ type: 6 });
-    await expect.poll(() => handled.length).toBe(1);
-  });
+    async function saturate(): Promise<void> {
+      const hold = await h.send(buildChatInputCommand({ name: 'hold' }));
+      expect(await hold.json()).toEqual({ type: 5 });
+      expect(h.runtime.stats().detachedInFlight).toBe(1);
+    }
 
-  for (const [state, prepare] of [
-    ['idle', async () => {}],
-    ['saturated', saturate],
-    ['shutting down', async () => void h.runtime.shutdown({ graceMs: 60_000 })],
-  ] as const) {
-    describe(`while ${state}`, () => {
-      it.each(tampered)(
-        'answers 401 to a request %s and dispatches nothing',
-        async (_name, tamper) => {
+    it('accepts a valid signature and dispatches', async () => {
+      await start();
+      const response = await h.send(buildButton());
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ type: 6 });
+      await expect.poll(() => handled.length).toBe(1);
+    });
+
+    for (const [state, prepare] of [
+      ['idle', async () => {}],
+      ['saturated', saturate],
+      ['shutting down', async () => void h.runtime.shutdown({ graceMs: 60_000 })],
+    ] as const) {
+      describe(`while ${state}`, () => {
+        it.each(tampered)(
+          'answers 401 to a request %s and dispatches nothing',
+          async (_name, tamper) => {
+            await start();
+            await prepare();
+            const before = handled.length;
+            const received = h.runtime.stats().received;
+            const response = await h.serve(tamper(h, JSON.stringify(buildChatInputCommand())));
+            expect(response.status).toBe(401);
+            expect(await response.text()).toBe('');
+            expect(h.runtime.stats().received).toBe(received);
+            expect(handled.length).toBe(before);
+            expect(h.notices('signature_rejected')).toHaveLength(1);
+            expect(h.fake.calls).toEqual([]);
+          },
+        );
+
+        it('answers a signed PING with {"type":1}, never gated', async () => {
           await start();
           await prepare();
-          const before = handled.length;
-          const received = h.runtime.stats().received;
-          const response = await h.adapter.handler(
-            tamper(h, JSON.stringify(buildChatInputCommand())),
-          );
+          const response = await h.send(buildPing());
+          expect(response.status).toBe(200);
+          expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+          expect(await response.text()).toBe('{"type":1}');
+        });
+
+        it('answers an unsigned PING 401 (Discord checks that the endpoint refuses it)', async () => {
+          await start();
+          await prepare();
+          const response = await h.serve(h.signer.request(buildPing(), { unsigned: true }));
           expect(response.status).toBe(401);
-          expect(await response.text()).toBe('');
-          expect(h.runtime.stats().received).toBe(received);
-          expect(handled.length).toBe(before);
-          expect(h.notices('signature_rejected')).toHaveLength(1);
-          expect(h.fake.calls).toEqual([]);
-        },
-      );
-
-      it('answers a signed PING with {"type":1}, never gated', async () => {
-        await start();
-        await prepare();
-        const response = await h.send(buildPing());
-        expect(response.status).toBe(200);
-        expect(response.headers.get('content-type')).toBe('application/json');
-        expect(await response.text()).toBe('{"type":1}');
+        });
       });
+    }
 
-      it('answers an unsigned PING 401 (Discord checks that the endpoint refuses it)', async () => {
-        await start();
-        await prepare();
-        const response = await h.adapter.handler(h.signer.request(buildPing(), { unsigned: true }));
-        expect(response.status).toBe(401);
-      });
+    it('answers 405 to anything but POST', async () => {
+      await start();
+      const response = await h.serve(new Request('http://127.0.0.1/interactions'));
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
     });
-  }
-
-  it('answers 405 to anything but POST', async () => {
-    await start();
-    const response = await h.adapter.handler(new Request('http://127.0.0.1/interactions'));
-    expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('POST');
   });
-});
 
-describe('before the adapter is attached to a runtime', () => {
-  it('answers PING before the adapter is attached; other interactions get 503 then', async () => {
-    const signer = createDiscordSigner();
-    const adapter = createDiscordAdapter({
-      publicKey: signer.publicKey,
-      applicationId: '100000000000000001',
-      token: 'unused',
+  describe('before the adapter is attached to a runtime', () => {
+    it('answers PING before the adapter is attached; other interactions get 503 then', async () => {
+      const signer = createDiscordSigner();
+      const adapter = createDiscordAdapter({
+        publicKey: signer.publicKey,
+        applicationId: '100000000000000001',
+        token: 'unused',
+      });
+      expect(await (await transport.serve(adapter)(signer.request(buildPing()))).json()).toEqual({
+        type: 1,
+      });
+      expect((await transport.serve(adapter)(signer.request(buildButton()))).status).toBe(503);
     });
-    expect(await (await adapter.handler(signer.request(buildPing()))).json()).toEqual({ type: 1 });
-    expect((await adapter.handler(signer.request(buildButton()))).status).toBe(503);
   });
 });

@@ -1,6 +1,6 @@
 import type { RtEvent } from '@rt/core';
-import type { RuntimeHandle } from '@rt/core/adapter';
-import { answerWithin, startAckClock } from '@rt/core/adapter';
+import type { AckClock, RuntimeHandle } from '@rt/core/adapter';
+import { answerDelivery } from '@rt/core/adapter';
 import { InteractionResponseType } from 'discord-api-types/v10';
 import { flattenOptions } from '../normalize/command-options.js';
 import { normalizeInteraction } from '../normalize/normalize-interaction.js';
@@ -54,38 +54,27 @@ async function dispatchInteraction(
   deps: InboundDeps,
   runtime: RuntimeHandle,
   event: RtEvent,
+  clock: AckClock | undefined,
 ): Promise<InboundAnswer> {
   const { options } = deps;
   const ephemeral = ephemeralFor(deps, event);
   const state = deps.replies.open(event, ephemeral, runtime.modeFor(event) === 'sync');
-  const clock = startAckClock({
-    ackDeadlineMs: options.ackDeadlineMs,
-    syncDeadlineMs: options.syncDeadlineMs,
-    receivedAt: event.receivedAt,
+  const callback = await answerDelivery<DiscordCallback>({
+    runtime,
+    event,
+    ...(clock === undefined ? {} : { clock }),
+    options,
+    notice: deps.notice,
+    answer: (result) =>
+      (result.status === 'completed' ? state.form : undefined) ??
+      answerForResult(event, result, options, ephemeral),
+    refuse: (text) => refusalFor(event, text),
+    onAcceptedUnrun: () => {
+      const signal = lateBusySignalFor(event, options.busyText);
+      if (signal !== undefined) deps.followUps.start(signal);
+    },
   });
-  const detail = { shape: event.shape, eventId: event.id };
-  try {
-    const callback = await answerWithin<DiscordCallback>({
-      runtime,
-      event,
-      clock,
-      answer: (result) =>
-        (result.status === 'completed' ? state.form : undefined) ??
-        answerForResult(event, result, options, ephemeral),
-      refuse: (kind) =>
-        refusalFor(event, kind === 'busy' ? options.busyText : options.unavailableText),
-      onUnexpected: (error) => deps.notice('dispatch_error', detail, error),
-      onDeadline: () =>
-        deps.notice('ack_deadline_passed', { ...detail, deadlineMs: options.ackDeadlineMs }),
-      onAcceptedUnrun: () => {
-        const signal = lateBusySignalFor(event, options.busyText);
-        if (signal !== undefined) deps.followUps.start(signal);
-      },
-    });
-    return answered(callback, state);
-  } finally {
-    clock.dispose();
-  }
+  return answered(callback, state);
 }
 
 /**
@@ -95,12 +84,15 @@ async function dispatchInteraction(
  * busy text undispatched. Everything else is normalised and dispatched on the adapter kit: the
  * ephemeral decision is taken first (Discord fixes it at the ack), the answer is ready by
  * `ackDeadlineMs` after receipt at the latest, and a deferred interaction dropped after its ack
- * gets a late busy signal. Throws only on a bug (the transport answers 500).
+ * gets a late busy signal. `receivedAt` is read from the adapter's `clock` on arrival; `clock`
+ * is the deadlines the transport started then (the HTTP flow's, which it disposes), else they
+ * start from `receivedAt` on that same clock. Throws only on a bug (the transport answers 500).
  */
 export function answerInteraction(
   deps: InboundDeps,
   parsed: ParsedInteraction,
   receivedAt: number,
+  clock?: AckClock,
 ): Promise<InboundAnswer> | InboundAnswer {
   if (parsed.type === 'ping') return answered(pong());
   const runtime = deps.runtime();
@@ -113,5 +105,5 @@ export function answerInteraction(
     deps.notice('busy_choice_submitted', { shape: event.shape, eventId: event.id });
     return answered(ephemeralMessage(deps.options.busyText));
   }
-  return deps.answering.track(dispatchInteraction(deps, runtime, event));
+  return deps.answering.track(dispatchInteraction(deps, runtime, event, clock));
 }

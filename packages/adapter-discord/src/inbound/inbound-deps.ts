@@ -1,4 +1,4 @@
-import type { FollowUpRunner, PendingSet, RuntimeHandle } from '@rt/core/adapter';
+import type { FollowUpRunner, NoticeEmitter, PendingSet, RuntimeHandle } from '@rt/core/adapter';
 import type { DiscordNoticeName } from '../notices.js';
 import type { ResolvedDiscordOptions } from '../options.js';
 import type { ReplyStates } from '../outbound/reply-state.js';
@@ -14,10 +14,6 @@ export interface InboundDeps {
   /** Answers being built from a dispatch (each bounded by `ackDeadlineMs`), for `stop()`. */
   readonly answering: PendingSet;
   readonly replies: ReplyStates;
-  /** Emits an `adapter_notice`; never throws. */
-  notice(
-    name: DiscordNoticeName,
-    detail?: Readonly<Record<string, unknown>>,
-    error?: unknown,
-  ): void;
+  /** Emits an `adapter_notice` (nothing before `attach`); never throws. */
+  readonly notice: NoticeEmitter<DiscordNoticeName>;
 }

@@ -31,7 +31,7 @@ export const refusalBody = (text: string) => ({
 
 /** Checks a JSON answer equal to `expected`. */
 const json = (expected: unknown) => (answer: ReceivedAnswer) => {
-  expect(answer.headers.get('content-type')).toBe('application/json');
+  expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
   expect(answer.json).toEqual(expected);
 };
 

@@ -2,6 +2,7 @@ import type { CreateRuntimeOptions, Observation, Runtime, State } from '@rt/core
 import { createRuntime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { type AdapterNoticeObservation, observationLog } from '@rt/testing';
+import { closeHttpTransports, HTTP_TRANSPORTS, type HttpTransport } from '@rt/testing/adapter';
 import {
   createDiscordSigner,
   DISCORD_TEST_IDS,
@@ -24,10 +25,12 @@ export interface Harness {
   readonly state: State;
   readonly observations: Observation[];
   /**
-   * Sends `payload` signed with the adapter's key through its handler (a string as the raw body);
-   * the fake learns the interaction's channel first.
+   * Sends `payload` signed with the adapter's key over the harness's transport (a string as the
+   * raw body); the fake learns the interaction's channel first.
    */
   send(payload: unknown, options?: DiscordRequestOptions): Promise<Response>;
+  /** Sends `request` as is over the harness's transport. */
+  serve(request: Request): Promise<Response>;
   /** `adapter_notice` observations named `name`. */
   notices(name: string): AdapterNoticeObservation[];
   close(): Promise<void>;
@@ -40,6 +43,8 @@ export interface HarnessOptions {
   readonly state?: State;
   /** Sign with this key pair instead of a fresh one (bots that must accept the same requests). */
   readonly signer?: DiscordSigner;
+  /** The HTTP shell requests go through (`HTTP_TRANSPORTS`). Default: the web handler. */
+  readonly transport?: HttpTransport;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -54,6 +59,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...options.adapter,
   });
   const state = options.state ?? createMemoryState();
+  const transport = options.transport ?? HTTP_TRANSPORTS[0]!;
+  const serve = (request: Request) => transport.serve(adapter)(request);
   const runtime = createRuntime({
     state,
     adapters: [adapter],
@@ -71,11 +78,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       if (typeof payload === 'object' && payload !== null && 'token' in payload) {
         fake.knowInteraction(payload as { token: string; channel_id?: unknown });
       }
-      return adapter.handler(signer.request(payload, requestOptions));
+      return serve(signer.request(payload, requestOptions));
     },
+    serve,
     notices: log.notices,
     async close() {
       await runtime.shutdown({ graceMs: 0 });
+      await closeHttpTransports(adapter);
       await fake.close();
       await state.close();
     },

@@ -1,4 +1,9 @@
-import { failOnUnhandledRejections, fakeRuntimeHandle } from '@rt/testing/adapter';
+import {
+  closeHttpTransports,
+  failOnUnhandledRejections,
+  fakeRuntimeHandle,
+  HTTP_TRANSPORTS,
+} from '@rt/testing/adapter';
 import {
   buildAppRateLimited,
   buildMessageEvent,
@@ -15,7 +20,6 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../slack-adapter.js';
 import { NOW_MS, NOW_S, SECRET, unitAdapter } from '../test-support/harness.js';
-import { closeNativeServers, HTTP_TRANSPORTS } from '../test-support/http-transports.js';
 
 function request(payload: SlackTestPayload, headers: Record<string, string>): Request {
   return new Request('http://127.0.0.1/slack/events', {
@@ -26,7 +30,7 @@ function request(payload: SlackTestPayload, headers: Record<string, string>): Re
 }
 
 describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
-  afterAll(closeNativeServers);
+  afterAll(() => closeHttpTransports());
 
   describe('signature verification', () => {
     failOnUnhandledRejections();

@@ -1,5 +1,5 @@
 import { AdmissionRejectedError, type Observation } from '@rt/core';
-import { PendingSet, type RuntimeHandle } from '@rt/core/adapter';
+import { noticeEmitter, PendingSet, type RuntimeHandle } from '@rt/core/adapter';
 import { fakeRuntimeHandle } from '@rt/testing/adapter';
 import {
   buildAppRateLimited,
@@ -9,7 +9,7 @@ import {
   buildUrlVerification,
 } from '@rt/testing/slack';
 import { describe, expect, it } from 'vitest';
-import { emitSlackNotice } from '../notices.js';
+import type { SlackNoticeName } from '../notices.js';
 import { resolveSlackOptions } from '../options.js';
 import { classifySlackPayload, type SlackPayloadSource } from '../parse/classify-payload.js';
 import { createSlackFollowUps, type SlackFollowUpJob } from '../respond/follow-up.js';
@@ -35,14 +35,10 @@ function core(runtime: RuntimeHandle | 'detached' = fakeRuntimeHandle()) {
     runtime: () => (runtime === 'detached' ? undefined : runtime),
     followUps,
     answering: new PendingSet(),
-    notice: (name, detail, error) =>
-      emitSlackNotice(
-        { ...fakeRuntimeHandle(), observe: (o) => void observed.push(o) },
-        'slack',
-        name,
-        detail,
-        error,
-      ),
+    notice: noticeEmitter<SlackNoticeName>('slack', () => ({
+      ...fakeRuntimeHandle(),
+      observe: (o) => void observed.push(o),
+    })),
   };
   const answer = (source: SlackPayloadSource, payload: unknown) =>
     answerSlackPayload(deps, classifySlackPayload(source, payload), { receivedAt: Date.now() });

@@ -12,9 +12,9 @@ import { normalizeInbound } from './normalize-inbound.js';
  * `url_verification` (its challenge echoed as JSON); before `attach` (`retry`, reason
  * `not attached`); `app_rate_limited` (`empty`, and an `adapter_notice`); normalisation (a payload
  * it cannot read is `invalid`, an ignored event `empty`, a submitted busy placeholder the view
- * error); then the installation check when an `installations` source is set (`answerInstalled`), dispatch
- * and the shape-aware answer on the kit (`dispatchAndAnswer`), out by
- * `ackDeadlineMs` after receipt at the latest. A busy-signal follow-up is handed to the
+ * error); then the installation check when an `installations` source is set (`answerInstalled`),
+ * dispatch and the shape-aware answer on the kit (`dispatchAndAnswer`), out by `ackDeadlineMs`
+ * after `facts.receivedAt` at the latest (on the adapter's `clock`). A busy-signal follow-up is handed to the
  * follow-up runner when the acknowledgement is built and is sent on a later turn, so it never
  * delays the transport writing the acknowledgement. Resolves the acknowledgement; rejects only on
  * a bug (the transport answers it as an unexpected failure).
@@ -57,7 +57,12 @@ export async function answerSlackPayload(
   const { event } = normalized;
   const clock =
     facts.clock ??
-    startAckClock({ ackDeadlineMs: options.ackDeadlineMs, syncDeadlineMs: options.syncDeadlineMs });
+    startAckClock({
+      ackDeadlineMs: options.ackDeadlineMs,
+      syncDeadlineMs: options.syncDeadlineMs,
+      receivedAt: facts.receivedAt,
+      now: options.clock,
+    });
   const answering = answerInstalled(deps, runtime, event, clock)
     .then((answer) => {
       if (answer.followUp !== undefined) deps.followUps.start({ event, followUp: answer.followUp });

@@ -1,5 +1,5 @@
 import type { DeliveryRetry } from '@rt/core';
-import type { AckClock, PendingSet, RuntimeHandle } from '@rt/core/adapter';
+import type { AckClock, NoticeEmitter, PendingSet, RuntimeHandle } from '@rt/core/adapter';
 import type { SlackNoticeName } from '../notices.js';
 import type { ResolvedSlackOptions } from '../options.js';
 import type { SlackFollowUps } from '../respond/follow-up.js';
@@ -17,19 +17,22 @@ export interface SlackCoreDeps {
    */
   readonly answering: PendingSet;
   /** Emits an `adapter_notice` (nothing before `attach`; never throws). */
-  notice(name: SlackNoticeName, detail?: Readonly<Record<string, unknown>>, error?: unknown): void;
+  readonly notice: NoticeEmitter<SlackNoticeName>;
 }
 
 /** What a transport knows about one delivery besides its payload. */
 export interface DeliveryFacts {
-  /** Receipt time on the adapter's `clock` (epoch ms); becomes `RtEvent.receivedAt`. */
+  /**
+   * Receipt time read from the adapter's `clock` on arrival (epoch ms); becomes
+   * `RtEvent.receivedAt`, and the ack deadlines count from it on that same clock.
+   */
   readonly receivedAt: number;
   /** Slack's redelivery attempt (HTTP `x-slack-retry-*` headers, Socket Mode `retry_attempt`). */
   readonly retry?: DeliveryRetry;
   /**
-   * The delivery's deadlines, started by the transport at receipt (`startAckClock` from
-   * `@rt/core/adapter`, with `receivedAt` when the delivery waited before reaching the core); the
-   * transport disposes it. Absent: the core starts one now and disposes it itself.
+   * The delivery's deadlines, when the transport started them on arrival (the HTTP flow); the
+   * transport disposes it. Absent (Socket Mode): they start from `receivedAt` on the adapter's
+   * `clock` when the payload is dispatched.
    */
   readonly clock?: AckClock;
 }

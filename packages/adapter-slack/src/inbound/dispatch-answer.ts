@@ -1,6 +1,6 @@
 import type { FinishedDelivery, RtEvent } from '@rt/core';
 import type { RuntimeHandle } from '@rt/core/adapter';
-import { type AckClock, answerWithin } from '@rt/core/adapter';
+import { type AckClock, answerDelivery } from '@rt/core/adapter';
 import type { Answer } from '../respond/answer.js';
 import { lateRefusalFor } from '../respond/late-refusal.js';
 import { refusalFor } from '../respond/refusal.js';
@@ -21,9 +21,9 @@ function signalUnrun(deps: SlackCoreDeps, event: RtEvent, _finished: FinishedDel
 }
 
 /**
- * Dispatches `event` and resolves its answer no later than `clock.expired` (the acknowledgement
- * deadline, counted from receipt), on the kit's `answerWithin`. Sync dispatches get
- * `clock.syncSignal`, which fires earlier. Refusals get the shape-aware refusal with busy or
+ * Dispatches `event` and resolves its answer no later than `ackDeadlineMs` after its
+ * `receivedAt` (on the adapter's `clock`), on the kit's `answerDelivery`. Sync dispatches get the
+ * sync deadline's signal, which fires earlier. Refusals get the shape-aware refusal with busy or
  * unavailable wording; an unexpected error is also observed as `dispatch_error`.
  *
  * When the deadline comes first (a sync handler ignoring its signal, a State slow to mark), the
@@ -40,25 +40,17 @@ export function dispatchAndAnswer(
   deps: SlackCoreDeps,
   runtime: RuntimeHandle,
   event: RtEvent,
-  clock: AckClock,
+  clock?: AckClock,
 ): Promise<Answer> {
   const { options } = deps;
-  return answerWithin<Answer>({
+  return answerDelivery<Answer>({
     runtime,
     event,
-    clock,
+    ...(clock === undefined ? {} : { clock }),
+    options,
+    notice: deps.notice,
     answer: (result) => answerForResult(event, result, options),
-    refuse: (kind) =>
-      refusalFor(event, kind === 'busy' ? options.busyText : options.unavailableText),
-    // Notice details are built only when a notice is emitted.
-    onUnexpected: (error) =>
-      deps.notice('dispatch_error', { shape: event.shape, eventId: event.id }, error),
-    onDeadline: () =>
-      deps.notice('ack_deadline_passed', {
-        shape: event.shape,
-        eventId: event.id,
-        deadlineMs: options.ackDeadlineMs,
-      }),
+    refuse: (text) => refusalFor(event, text),
     // Events API callbacks are not direct invocations: nothing to tell a user.
     ...(event.shape === 'event_callback'
       ? {}

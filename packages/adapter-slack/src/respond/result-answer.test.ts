@@ -1,7 +1,7 @@
 import type { DispatchResult, RtEvent } from '@rt/core';
+import { toResponse } from '@rt/core/adapter';
 import { describe, expect, it } from 'vitest';
 import { httpAnswerOf } from '../http/http-answer.js';
-import { toResponse } from '../http/to-response.js';
 import { answerForResult } from './result-answer.js';
 
 const texts = { busyText: 'busy', unavailableText: 'unavailable' };

@@ -1,4 +1,4 @@
-import { checkPositiveInteger } from '@rt/core/adapter';
+import { checkAbsoluteUrl, checkPositiveInteger } from '@rt/core/adapter';
 import type { SocketModeOptions } from '@slack/socket-mode';
 
 /** How much of `@slack/socket-mode`'s own logging becomes `socket_mode_log` notices. */
@@ -80,10 +80,7 @@ export function resolveSocketModeOptions(
     throw new TypeError('socketMode.appToken must be an app-level token (xapp-...)');
   }
   const d = DEFAULT_SOCKET_MODE_OPTIONS;
-  const apiUrl = options.apiUrl ?? adapterApiUrl;
-  if (!URL.canParse(apiUrl)) {
-    throw new TypeError(`socketMode.apiUrl must be an absolute URL, got ${JSON.stringify(apiUrl)}`);
-  }
+  const apiUrl = checkAbsoluteUrl('socketMode.apiUrl', options.apiUrl ?? adapterApiUrl);
   const min = checkPositiveInteger(
     'socketMode.reconnectMinDelayMs',
     options.reconnectMinDelayMs ?? d.reconnectMinDelayMs,

@@ -35,7 +35,7 @@ export interface SlackConformanceBot extends ConformanceBot {
 }
 
 /**
- * The HTTP harness `h` as a conformance bot: requests go straight to the adapter's handler, and
+ * The HTTP harness `h` as a conformance bot: requests go over the harness's transport, and
  * the platform calls are the fake's once the follow-ups drained. `state` is the State the bot
  * reports (default the harness's own).
  */
@@ -45,7 +45,7 @@ export function slackConformanceBot(h: Harness, state: State = h.state): SlackCo
     state,
     adapterName: h.adapter.name,
     fake: h.fake,
-    send: (request) => h.adapter.handler(request),
+    send: (request) => h.serve(request),
     platformCalls: async () => {
       await h.adapter.drainFollowUps();
       return [...h.fake.calls];

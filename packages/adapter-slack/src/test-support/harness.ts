@@ -2,7 +2,13 @@ import type { CreateRuntimeOptions, Observation, Runtime, State } from '@rt/core
 import { createRuntime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { observationLog } from '@rt/testing';
-import { type FakeRuntimeHandle, fakeRuntimeHandle } from '@rt/testing/adapter';
+import {
+  closeHttpTransports,
+  type FakeRuntimeHandle,
+  fakeRuntimeHandle,
+  HTTP_TRANSPORTS,
+  type HttpTransport,
+} from '@rt/testing/adapter';
 import {
   type FakeSlackApi,
   type SlackTestPayload,
@@ -23,8 +29,10 @@ export interface Harness {
   /** The State the runtime uses: `options.state`, else a new memory State. */
   readonly state: State;
   readonly observations: Observation[];
-  /** Sends `payload` signed with the test secret through the adapter's handler. */
+  /** Sends `payload` signed with the test secret over the harness's transport. */
   send(payload: SlackTestPayload, headers?: Record<string, string>): Promise<Response>;
+  /** Sends `request` as is over the harness's transport. */
+  serve(request: Request): Promise<Response>;
   /** Resolves once an observation matching `predicate` was emitted. */
   observed(predicate: (observation: Observation) => boolean): Promise<Observation>;
   close(): Promise<void>;
@@ -35,6 +43,8 @@ export async function startHarness(
     runtime?: Partial<Omit<CreateRuntimeOptions, 'state'>>;
     adapter?: Partial<SlackAdapterOptions>;
     state?: State;
+    /** The HTTP shell requests go through (`HTTP_TRANSPORTS`). Default: the web handler. */
+    transport?: HttpTransport;
   } = {},
 ): Promise<Harness> {
   const fake = await startFakeSlackApi();
@@ -49,6 +59,8 @@ export async function startHarness(
     ...options.adapter,
   } as SlackAdapterOptions);
   const state = options.state ?? createMemoryState();
+  const transport = options.transport ?? HTTP_TRANSPORTS[0]!;
+  const serve = (request: Request) => transport.serve(adapter)(request);
   const runtime = createRuntime({
     state,
     adapters: [adapter],
@@ -62,13 +74,13 @@ export async function startHarness(
     state,
     observations: log.observations,
     send: (payload, headers) =>
-      adapter.handler(
-        signedSlackRequest({ secret: SECRET, payload, ...(headers ? { headers } : {}) }),
-      ),
+      serve(signedSlackRequest({ secret: SECRET, payload, ...(headers ? { headers } : {}) })),
+    serve,
     observed: (predicate) => log.observed(predicate),
     close: async () => {
       await runtime.shutdown({ graceMs: 0 });
       await adapter.drainFollowUps();
+      await closeHttpTransports(adapter);
       await fake.close();
       await state.close();
     },

@@ -53,6 +53,25 @@ describe('startAckClock', () => {
     expect(clock.syncSignal.aborted).toBe(true);
   });
 
+  it('compares the receipt time with its own clock, so a skewed clock moves no deadline', async () => {
+    const skewed = () => Date.now() - 60_000;
+    const clock = startAckClock({
+      ackDeadlineMs: 300,
+      syncDeadlineMs: 200,
+      receivedAt: skewed(),
+      now: skewed,
+    });
+    let expired = false;
+    void clock.expired.then(() => {
+      expired = true;
+    });
+    await vi.advanceTimersByTimeAsync(299);
+    expect(expired).toBe(false);
+    expect(clock.syncSignal.aborted).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(expired).toBe(true);
+  });
+
   it('never fires once disposed', async () => {
     const clock = startAckClock({ ackDeadlineMs: 300, syncDeadlineMs: 200 });
     clock.dispose();

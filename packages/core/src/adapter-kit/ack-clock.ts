@@ -7,7 +7,7 @@ export interface AckClock {
   readonly syncSignal: AbortSignal;
   /** Resolves `ackDeadlineMs` after receipt: the answer must go out by then. Never rejects. */
   readonly expired: Promise<void>;
-  /** The receipt time (epoch ms, `Date.now()` clock) both deadlines count from. */
+  /** The receipt time (epoch ms, on the clock's `now`) both deadlines count from. */
   readonly receivedAt: number;
   /** Clears both timers (the signal and `expired` then never fire). Idempotent. */
   dispose(): void;
@@ -20,16 +20,22 @@ export interface AckClockOptions {
   /** How long after receipt sync handlers are aborted. Positive, at most `ackDeadlineMs`. */
   readonly syncDeadlineMs: number;
   /**
-   * When the delivery was received (epoch ms, `Date.now()` clock); default now. A delivery read
-   * from a socket some time ago has less time left: the deadlines count from here, and fire at
-   * once when already past.
+   * When the delivery was received (epoch ms, read from `now`); default `now()`. A delivery read
+   * some time ago has less time left: the deadlines count from here, and fire at once when already
+   * past.
    */
   readonly receivedAt?: number;
+  /**
+   * The clock `receivedAt` was read from (the adapter's `clock` option); the time already elapsed
+   * since receipt is `now() - receivedAt`, so both sides of the comparison come from one clock and
+   * a skewed or fixed clock never moves a deadline. Default `Date.now`.
+   */
+  readonly now?: () => number;
 }
 
 /**
- * Starts a delivery's deadlines. Call it on receipt (or pass `receivedAt`) and `dispose` it once
- * the answer is out. The timers use the global `setTimeout` (fake timers drive them in tests) and
+ * Starts a delivery's deadlines. Call it on receipt (or pass `receivedAt` with the `now` it was
+ * read from) and `dispose` it once the answer is out. The timers use the global `setTimeout` (fake timers drive them in tests) and
  * are `unref`ed. Only what a delivery uses is built: two plain timers, and `syncSignal`'s
  * `AbortController` only on first read (already aborted when the sync deadline has passed), so a
  * deferred delivery, which never reads it, creates no abort signal and no listener. Throws
@@ -43,7 +49,8 @@ export function startAckClock(options: AckClockOptions): AckClock {
   if (!Number.isFinite(syncDeadlineMs) || syncDeadlineMs <= 0 || syncDeadlineMs > ackDeadlineMs) {
     throw new RangeError('syncDeadlineMs must be a positive number, at most ackDeadlineMs');
   }
-  const now = Date.now();
+  const now = (options.now ?? Date.now)();
+  if (!Number.isFinite(now)) throw new RangeError('now must return a finite number');
   const receivedAt = options.receivedAt ?? now;
   if (!Number.isFinite(receivedAt)) throw new RangeError('receivedAt must be a finite number');
   return new DeliveryClock(receivedAt, now, ackDeadlineMs, syncDeadlineMs);

@@ -1,5 +1,5 @@
+import { timeoutSignal } from '../util/signals.js';
 import { PendingSet } from './pending-set.js';
-import { timeoutSignal } from './signals.js';
 
 /** Options of a `FollowUpRunner`, generic over the transport's follow-up type `F`. */
 export interface FollowUpRunnerOptions<F> {

@@ -1,8 +1,10 @@
 /**
  * The adapter kit (`@rt/core/adapter`): what every platform adapter needs to answer within an
  * acknowledgement deadline (and the options that configure it), classify refusals, run bounded
- * follow-ups and stop in bounded time; the `RuntimeHandle` a runtime gives an adapter, the dispatch
- * result types, the HTTP body readers and the mark-key form for secondary event identities.
+ * follow-ups, emit typed notices, guard `attach` and sequence start/stop/drain; the one HTTP flow
+ * with its two shells (native `node:http` listener, web-standard handler); the `RuntimeHandle` a
+ * runtime gives an adapter, the dispatch result types, the HTTP body readers and the mark-key
+ * form for secondary event identities.
  */
 export type { Adapter, RuntimeHandle } from '../adapter/adapter.js';
 export type {
@@ -29,6 +31,26 @@ export {
 export { cardFallback, isCard, isOutboundMessage, type Message } from '../conversation/message.js';
 export type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
 export {
+  badRequestAnswer,
+  type HttpAnswer,
+  type HttpReply,
+  jsonAnswer,
+  METHOD_NOT_ALLOWED_ANSWER,
+  OK_ANSWER,
+  textAnswer,
+  UNAUTHORIZED_ANSWER,
+} from '../http/http-answer.js';
+export {
+  DISCARD_LIMIT_FACTOR,
+  type HttpDeliveryFacts,
+  type HttpEndpoint,
+  type HttpNoticeName,
+  type RequestCheck,
+  serveHttp,
+  UNSIGNED_PROBE_LIMIT_BYTES,
+} from '../http/http-flow.js';
+export { createNodeListener, type NodeListener } from '../http/node-shell.js';
+export {
   type BodyRead,
   DEFAULT_BODY_LIMIT_BYTES,
   discardBody,
@@ -36,8 +58,24 @@ export {
   readBodyWithLimit,
 } from '../http/read-body.js';
 export { discardNodeBody, readNodeBody } from '../http/read-node-body.js';
+export { type HttpRequestView, nodeRequestView, webRequestView } from '../http/request-view.js';
+export { createFetchHandler, type FetchHandler, toResponse } from '../http/web-shell.js';
 export { installationMarkKey } from '../state/mark-keys.js';
+export type { CancelSource } from '../util/cancellation.js';
+export {
+  abortable,
+  anySignal,
+  delay,
+  type TimeoutSignal,
+  timeoutSignal,
+} from '../util/signals.js';
 export { type AckClock, type AckClockOptions, startAckClock } from './ack-clock.js';
+export {
+  AdapterLifecycle,
+  type AdapterLifecycleOptions,
+  type LifecycleTransport,
+} from './adapter-lifecycle.js';
+export { type AnswerDeliveryOptions, answerDelivery } from './answer-delivery.js';
 export {
   type AnswerOptions,
   type AnswerPlatform,
@@ -47,16 +85,14 @@ export {
   resolveShapeModes,
 } from './answer-options.js';
 export { type AnswerWithinOptions, answerWithin } from './answer-within.js';
+export { AttachGuard } from './attach-guard.js';
 export { FollowUpRunner, type FollowUpRunnerOptions } from './follow-ups.js';
-export { adapterNotice } from './notices.js';
-export { checkNonEmptyText, checkPositiveInteger } from './option-checks.js';
+export { adapterNotice, type KitNoticeName, type NoticeEmitter, noticeEmitter } from './notices.js';
+export {
+  checkAbsoluteUrl,
+  checkNonEmptyText,
+  checkOptionsObject,
+  checkPositiveInteger,
+} from './option-checks.js';
 export { PendingSet } from './pending-set.js';
 export { classifyRefusal, type RefusalKind } from './refusal.js';
-export {
-  abortable,
-  anySignal,
-  delay,
-  forwardAbort,
-  type TimeoutSignal,
-  timeoutSignal,
-} from './signals.js';

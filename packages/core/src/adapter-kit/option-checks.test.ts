@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkNonEmptyText, checkPositiveInteger } from './option-checks.js';
+import {
+  checkAbsoluteUrl,
+  checkNonEmptyText,
+  checkOptionsObject,
+  checkPositiveInteger,
+} from './option-checks.js';
 
 describe('checkPositiveInteger', () => {
   it('returns a positive integer', () => {
@@ -31,4 +36,22 @@ describe('checkNonEmptyText', () => {
       );
     },
   );
+});
+
+describe('checkOptionsObject and checkAbsoluteUrl', () => {
+  it('returns an options object, and refuses anything else naming the factory', () => {
+    const options = { a: 1 };
+    expect(checkOptionsObject('createDemoAdapter', options)).toBe(options);
+    expect(() => checkOptionsObject('createDemoAdapter', null as unknown as object)).toThrow(
+      new TypeError('createDemoAdapter needs an options object'),
+    );
+  });
+
+  it('returns an absolute URL, and refuses a relative one naming the option', () => {
+    expect(checkAbsoluteUrl('apiUrl', 'http://127.0.0.1:1/api')).toBe('http://127.0.0.1:1/api');
+    expect(() => checkAbsoluteUrl('apiUrl', '/api')).toThrow(
+      new TypeError('apiUrl must be an absolute URL, got "/api"'),
+    );
+    expect(() => checkAbsoluteUrl('apiUrl', 3)).toThrow(TypeError);
+  });
 });

@@ -21,3 +21,20 @@ export function checkNonEmptyText(name: string, value: unknown): string {
   }
   return value;
 }
+
+/**
+ * Returns `value` when it is a non-null object (an adapter's options); throws `TypeError` naming
+ * `factory` (`createSlackAdapter`, ...) otherwise.
+ */
+export function checkOptionsObject<T extends object>(factory: string, value: T): T {
+  if (typeof value !== 'object' || value === null) {
+    throw new TypeError(`${factory} needs an options object`);
+  }
+  return value;
+}
+
+/** Returns `value` when it parses as an absolute URL; throws `TypeError` naming `name` otherwise. */
+export function checkAbsoluteUrl(name: string, value: unknown): string {
+  if (typeof value === 'string' && URL.canParse(value)) return value;
+  throw new TypeError(`${name} must be an absolute URL, got ${JSON.stringify(value)}`);
+}

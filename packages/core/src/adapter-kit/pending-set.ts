@@ -1,4 +1,4 @@
-import { abortable } from './signals.js';
+import { abortable } from '../util/signals.js';
 
 /**
  * Tracks promises still running, so a lifecycle step can wait for them. Settled promises leave the

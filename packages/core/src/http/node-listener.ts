@@ -1,14 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { lazyRequest } from './lazy-request.js';
+import type { FetchHandler } from './web-shell.js';
 
-/** A web-standard HTTP handler, as HTTP adapters expose. */
-export type FetchHandler = (request: Request) => Promise<Response>;
+export type { FetchHandler } from './web-shell.js';
 
 /**
- * Adapts a web-standard handler to `node:http` (and Express, Fastify's raw mode, ...). The body is
- * streamed, not buffered, so the handler's own size limit applies. When the client goes away the
- * request's `signal` aborts. A handler that throws gets a bare 500; the error is passed to
- * `onError` (default: ignored) and never crashes the process.
+ * Adapts a third-party web-standard handler to `node:http` (and Express, Fastify's raw mode, ...);
+ * rt's own adapters have a native `nodeListener`, faster. The web `Request` is built lazily
+ * (`method`, `url` and `headers` come from the `IncomingMessage`; the real `Request` only when
+ * the body or anything else is used). The body is streamed, not buffered, so the handler's own
+ * size limit applies. When the client goes away the request's `signal` aborts. A
+ * handler that throws gets a bare 500; the error is passed to `onError` (default: ignored) and never crashes the process.
  */
 export function toNodeListener(
   handler: FetchHandler,
@@ -25,13 +27,8 @@ async function serve(
   res: ServerResponse,
   onError: ((error: unknown) => void) | undefined,
 ): Promise<void> {
-  const controller = new AbortController();
-  const onClose = () => {
-    if (!res.writableFinished) controller.abort();
-  };
-  res.once('close', onClose);
   try {
-    const response = await handler(toRequest(req, controller.signal));
+    const response = await handler(lazyRequest(req, res));
     res.statusCode = response.status;
     response.headers.forEach((value, key) => {
       res.setHeader(key, value);
@@ -53,28 +50,5 @@ async function serve(
     } else {
       res.destroy();
     }
-  } finally {
-    res.off('close', onClose);
   }
-}
-
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const host = req.headers.host ?? 'localhost';
-  const url = new URL(req.url ?? '/', `http://${host}`);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
-  }
-  const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(url, {
-    method,
-    headers,
-    signal,
-    ...(hasBody
-      ? { body: Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>, duplex: 'half' }
-      : {}),
-  } as RequestInit);
 }

@@ -1,5 +1,6 @@
 import type { Observation } from '../observe/observation.js';
-import { abortableBy, Cancellation, type CancelSource, delayBy } from '../util/cancellation.js';
+import { Cancellation, type CancelSource } from '../util/cancellation.js';
+import { abortable, delay } from '../util/signals.js';
 import type { HeldLock, LockManager } from './lock-manager.js';
 
 /** How `acquireWhenFree` backs off while the lock is held elsewhere. */
@@ -33,7 +34,7 @@ async function attempt(
   const pending = locks.tryAcquire(key);
   let lock: HeldLock | null;
   try {
-    lock = await abortableBy(pending, signal, also);
+    lock = await abortable(pending, signal, also);
   } catch (error) {
     const ended = signal.aborted ? signal : also?.aborted ? also : undefined;
     if (ended !== undefined) {
@@ -100,7 +101,7 @@ export async function tryAcquireThroughOutage(
     const result = await attempt(locks, key, options);
     if (result === 'held') return null;
     if (result !== 'state-error') return result;
-    await delayBy(jittered(backoff, random), options.signal, options.also);
+    await delay(jittered(backoff, random), options.signal, options.also);
     backoff = Math.min(backoff * 2, options.maxMs);
   }
 }

@@ -1,9 +1,9 @@
-import { abortable } from '../adapter-kit/signals.js';
 import { PreemptedError } from '../errors.js';
 import type { Observation } from '../observe/observation.js';
 import { ReleaseWaiters } from '../state/release-waiters.js';
 import { hasLockWakeups, type Lease, type State } from '../state/state.js';
 import { Cancellation, type CancelSource } from '../util/cancellation.js';
+import { abortable } from '../util/signals.js';
 
 /**
  * A Thread Lock held by this runtime. While held it renews every third of the TTL. `signal`

@@ -1,7 +1,7 @@
 import type { Adapter } from '../adapter/adapter.js';
 import { adapterNotice } from '../adapter-kit/notices.js';
-import { abortable, timeoutSignal } from '../adapter-kit/signals.js';
 import type { Observation } from '../observe/observation.js';
+import { abortable, timeoutSignal } from '../util/signals.js';
 
 /** The notices the runtime itself emits about adapters' shutdown steps: a union, never built. */
 type StepNoticeName = 'stop_failed' | 'stop_timed_out' | 'drain_failed' | 'drain_timed_out';

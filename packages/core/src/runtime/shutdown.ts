@@ -1,9 +1,9 @@
 import type { Adapter } from '../adapter/adapter.js';
-import { timeoutSignal } from '../adapter-kit/signals.js';
 import type { DeliveryRunner } from '../dispatch/delivery-runner.js';
 import { ShutdownError } from '../errors.js';
 import type { LockManager } from '../locks/lock-manager.js';
 import type { Observation } from '../observe/observation.js';
+import { timeoutSignal } from '../util/signals.js';
 import type { OutcomeLedger } from './outcome-ledger.js';
 import { settleAdapters } from './settle-adapters.js';
 

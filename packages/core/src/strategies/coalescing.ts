@@ -4,7 +4,8 @@ import { eventRef, type RtEvent } from '../event/event.js';
 import { acquireWhenFree } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
-import { Cancellation, delayBy, listen } from '../util/cancellation.js';
+import { Cancellation, listen } from '../util/cancellation.js';
+import { delay } from '../util/signals.js';
 import type { StrategyHost } from './strategy.js';
 
 /** The delivery currently parked for a scope, with what it superseded. */
@@ -189,7 +190,7 @@ export class CoalescingEngine {
     for (;;) {
       const left = entry.quietUntil - Date.now();
       if (left <= 0) return;
-      await delayBy(left, entry.controller);
+      await delay(left, entry.controller);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { abortableBy, Cancellation, delayBy } from './cancellation.js';
+import { Cancellation } from './cancellation.js';
+import { abortable, delay } from './signals.js';
 
 describe('Cancellation', () => {
   afterEach(() => {
@@ -97,14 +98,14 @@ describe('Cancellation', () => {
   });
 });
 
-describe('abortableBy and delayBy', () => {
+describe('abortable and delay', () => {
   it('rejects with the reason when the cancellation aborts first, and swallows the late rejection', async () => {
     const cancel = new Cancellation();
     let fail!: (error: unknown) => void;
     const work = new Promise((_, reject) => {
       fail = reject;
     });
-    const waiting = abortableBy(work, cancel);
+    const waiting = abortable(work, cancel);
     cancel.abort('stop');
     await expect(waiting).rejects.toBe('stop');
     fail(new Error('late'));
@@ -112,7 +113,7 @@ describe('abortableBy and delayBy', () => {
 
   it('settles like the promise otherwise, removing its listener', async () => {
     const cancel = new Cancellation();
-    await expect(abortableBy(Promise.resolve(7), cancel)).resolves.toBe(7);
+    await expect(abortable(Promise.resolve(7), cancel)).resolves.toBe(7);
     const signal = cancel.signal;
     cancel.abort('after');
     expect(signal.aborted).toBe(true);
@@ -121,22 +122,22 @@ describe('abortableBy and delayBy', () => {
   it('ends the wait on either of two sources, detaching from both', async () => {
     const own = new Cancellation();
     const shutdown = new Cancellation();
-    const waiting = abortableBy(new Promise(() => {}), own, shutdown);
+    const waiting = abortable(new Promise(() => {}), own, shutdown);
     expect(shutdown.listenerCount).toBe(1);
     shutdown.abort('shutdown');
     await expect(waiting).rejects.toBe('shutdown');
     expect(own.listenerCount).toBe(0);
-    await expect(abortableBy(Promise.resolve(1), own, new Cancellation())).resolves.toBe(1);
+    await expect(abortable(Promise.resolve(1), own, new Cancellation())).resolves.toBe(1);
     expect(own.listenerCount).toBe(0);
   });
 
   it('delays, or rejects at the abort with the timer cleared', async () => {
     vi.useFakeTimers();
     const cancel = new Cancellation();
-    const waited = delayBy(100, cancel);
+    const waited = delay(100, cancel);
     await vi.advanceTimersByTimeAsync(100);
     await expect(waited).resolves.toBeUndefined();
-    const aborted = delayBy(100, cancel);
+    const aborted = delay(100, cancel);
     cancel.abort('stop');
     await expect(aborted).rejects.toBe('stop');
     expect(vi.getTimerCount()).toBe(0);

@@ -1,5 +1,7 @@
 /**
- * A lazy cancellation: what a delivery, a lock wait or a handler run uses instead of an
+ * The cancellation half of rt's one family of signal helpers (the waiting half, `abortable`,
+ * `delay`, `timeoutSignal` and `anySignal`, is `signals.ts` beside it, and works on both kinds of
+ * source). A lazy cancellation: what a delivery, a lock wait or a handler run uses instead of an
  * `AbortController` of its own. Aborting it, listening to it and following other cancellations
  * are plain fields and one array, no `EventTarget`; a real `AbortSignal` is built only when
  * someone asks for `signal` (a handler reading `ctx.signal`, an outbound call), and from then on
@@ -157,7 +159,8 @@ export class Cancellation {
   }
 }
 
-function noop(): void {}
+/** Does nothing (the remover of a listener never added). */
+export function noop(): void {}
 
 /** Calls `listener` once `source` aborts; returns the remover. Not called when already aborted. */
 export function listen(source: CancelSource, listener: (reason: unknown) => void): () => void {
@@ -166,77 +169,4 @@ export function listen(source: CancelSource, listener: (reason: unknown) => void
   const onAbort = () => listener(source.reason);
   source.addEventListener('abort', onAbort, { once: true });
   return () => source.removeEventListener('abort', onAbort);
-}
-
-/** The first of `source` and `also` that has aborted, if any. */
-function abortedOf(source: CancelSource, also: CancelSource | undefined): CancelSource | undefined {
-  if (source.aborted) return source;
-  return also?.aborted ? also : undefined;
-}
-
-/**
- * Settles like `promise`, or rejects with the reason of `source` (or of `also`, a second source
- * that ends the wait too) as soon as one aborts (at once when one already has). The listeners are
- * removed as soon as either side settles or aborts. Not cancelled: the work behind `promise`, whose late rejection
- * is swallowed here.
- */
-export function abortableBy<T>(
-  promise: PromiseLike<T>,
-  source: CancelSource,
-  also?: CancelSource,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const ended = abortedOf(source, also);
-    if (ended !== undefined) {
-      Promise.resolve(promise).then(undefined, noop);
-      reject(ended.reason);
-      return;
-    }
-    const onAbort = (reason: unknown) => {
-      detach();
-      detachAlso();
-      reject(reason);
-    };
-    const detach = listen(source, onAbort);
-    const detachAlso = also === undefined ? noop : listen(also, onAbort);
-    Promise.resolve(promise).then(
-      (value) => {
-        detach();
-        detachAlso();
-        resolve(value);
-      },
-      (error: unknown) => {
-        detach();
-        detachAlso();
-        reject(error);
-      },
-    );
-  });
-}
-
-/**
- * Resolves after `ms`, or rejects with the reason of `source` (or of `also`) when one aborts
- * first. The timer and the listeners are removed either way.
- */
-export function delayBy(ms: number, source: CancelSource, also?: CancelSource): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const ended = abortedOf(source, also);
-    if (ended !== undefined) {
-      reject(ended.reason);
-      return;
-    }
-    const onAbort = (reason: unknown) => {
-      clearTimeout(timer);
-      detach();
-      detachAlso();
-      reject(reason);
-    };
-    const detach = listen(source, onAbort);
-    const detachAlso = also === undefined ? noop : listen(also, onAbort);
-    const timer = setTimeout(() => {
-      detach();
-      detachAlso();
-      resolve();
-    }, ms);
-  });
 }

@@ -1,3 +1,9 @@
+export {
+  closeHttpTransports,
+  HTTP_TRANSPORTS,
+  type HttpShells,
+  type HttpTransport,
+} from '../support/http-transports.js';
 export { failOnUnhandledRejections } from '../support/unhandled-rejections.js';
 export type {
   AdapterConformanceOptions,

@@ -1,11 +1,13 @@
 /**
- * The load generator process: autocannon sending unique signed `app_mention` deliveries over
+ * The load generator process: autocannon sending unique signed deliveries (Slack `app_mention`
+ * events, or Discord button interactions with `platform: 'discord'`) over
  * keep-alive connections. argv[2] is JSON `LoadConfig`; the result is sent as
  * `{ type: 'result', ...LoadResult }` over IPC, then the process exits.
  */
 import autocannon from 'autocannon';
 import { quantile } from '../report/stats.js';
 import { deliveryFactory } from './deliveries.js';
+import { discordDeliveryFactory } from './discord-deliveries.js';
 
 /** What to send. Exactly one of `durationS` and `amount`. */
 export interface LoadConfig {
@@ -17,6 +19,8 @@ export interface LoadConfig {
   readonly warmupS?: number;
   /** Digits: keeps event ids of different runs against one server apart. */
   readonly run: string;
+  /** Whose deliveries: Slack `app_mention` events (default) or Discord button interactions. */
+  readonly platform?: 'slack' | 'discord';
 }
 
 /** What one measured load produced. */
@@ -37,7 +41,10 @@ export interface LoadResult {
 const config = JSON.parse(process.argv[2] ?? '{}') as LoadConfig;
 
 async function fire(options: { durationS?: number; amount?: number; run: string }) {
-  const next = deliveryFactory(options.run);
+  const next =
+    config.platform === 'discord'
+      ? discordDeliveryFactory(options.run)
+      : deliveryFactory(options.run);
   let n = 0;
   const latencies = new Map<number, number[]>();
   const instance = autocannon({

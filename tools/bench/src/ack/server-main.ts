@@ -5,17 +5,22 @@
  * `{ type: 'stop' }` shuts it down.
  */
 import { createServer, type RequestListener } from 'node:http';
+import { createDiscordAdapter } from '@rt/adapter-discord';
 import { createSlackAdapter } from '@rt/adapter-slack';
-import { createRuntime, type Runtime } from '@rt/core';
+import { type Adapter, createRuntime, type Runtime, toNodeListener } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { serveParent } from '../proc/child.js';
 import { baselineListener } from './baseline.js';
 import { BENCH_SECRET } from './deliveries.js';
+import { discordBaselineListener } from './discord-baseline.js';
+import { BENCH_DISCORD_APPLICATION_ID, BENCH_DISCORD_PUBLIC_KEY } from './discord-deliveries.js';
 
 /** Which server to run and how. */
 export interface ServerConfig {
-  /** `baseline` verify-parse-200; rt's Slack adapter on its `native` listener or `web` handler. */
+  /** `baseline` verify-parse-200; rt's adapter on its `native` listener or `web` handler. */
   readonly kind: 'baseline' | 'native' | 'web';
+  /** Which platform's endpoint (default `slack`): the adapter, and the baseline's verification. */
+  readonly platform?: 'slack' | 'discord';
   /** rt: the admission bound. */
   readonly maxDetached?: number;
   /** How long each handler runs (rt) or each payload is held (baseline); 0 = no-op. */
@@ -27,13 +32,33 @@ let runtime: Runtime | undefined;
 let listener: RequestListener;
 const held = new Set<unknown>();
 
+/** rt's adapter of the configured platform, with its two HTTP shells. */
+function rtAdapter(): Adapter & {
+  readonly nodeListener: RequestListener;
+  readonly handler: (request: Request) => Promise<Response>;
+} {
+  if (config.platform === 'discord') {
+    return createDiscordAdapter({
+      publicKey: BENCH_DISCORD_PUBLIC_KEY,
+      applicationId: BENCH_DISCORD_APPLICATION_ID,
+      token: 'discord-bench-token',
+      // Never reached (the handler answers nothing), but never the real API either.
+      apiUrl: 'http://127.0.0.1:9',
+    });
+  }
+  return createSlackAdapter({ signingSecret: BENCH_SECRET, botToken: 'xoxb-bench' });
+}
+
 if (config.kind === 'baseline') {
-  listener = baselineListener(
-    BENCH_SECRET,
-    config.handlerMs > 0 ? { holdMs: config.handlerMs, held } : undefined,
-  );
+  listener =
+    config.platform === 'discord'
+      ? discordBaselineListener()
+      : baselineListener(
+          BENCH_SECRET,
+          config.handlerMs > 0 ? { holdMs: config.handlerMs, held } : undefined,
+        );
 } else {
-  const adapter = createSlackAdapter({ signingSecret: BENCH_SECRET, botToken: 'xoxb-bench' });
+  const adapter = rtAdapter();
   const state = createMemoryState();
   runtime = createRuntime({
     state,
@@ -41,9 +66,9 @@ if (config.kind === 'baseline') {
     ...(config.maxDetached === undefined ? {} : { maxDetached: config.maxDetached }),
   });
   const handlerMs = config.handlerMs;
-  runtime.onMention(
+  const handler =
     handlerMs > 0
-      ? (ctx) =>
+      ? (ctx: { readonly signal: AbortSignal }) =>
           new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, handlerMs);
             ctx.signal.addEventListener('abort', () => {
@@ -51,12 +76,10 @@ if (config.kind === 'baseline') {
               resolve();
             });
           })
-      : () => {},
-  );
-  listener =
-    config.kind === 'native'
-      ? adapter.nodeListener
-      : (await import('@rt/core')).toNodeListener(adapter.handler);
+      : () => {};
+  if (config.platform === 'discord') runtime.onAction('approve', handler);
+  else runtime.onMention(handler);
+  listener = config.kind === 'native' ? adapter.nodeListener : toNodeListener(adapter.handler);
 }
 
 const server = createServer({ keepAliveTimeout: 60_000 }, listener);

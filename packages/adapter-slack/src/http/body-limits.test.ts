@@ -1,7 +1,12 @@
 import { deferred } from '@rt/testing';
-import { failOnUnhandledRejections, fakeRuntimeHandle } from '@rt/testing/adapter';
+import {
+  closeHttpTransports,
+  failOnUnhandledRejections,
+  fakeRuntimeHandle,
+  HTTP_TRANSPORTS,
+} from '@rt/testing/adapter';
 import { signedSlackRequest, signSlackRequest } from '@rt/testing/slack';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../slack-adapter.js';
 import { NOW_MS, NOW_S, SECRET, unitAdapter } from '../test-support/harness.js';
 
@@ -35,20 +40,27 @@ function streamedRequest(body: ReadableStream<Uint8Array>, headers: object): Req
     duplex: 'half',
   } as RequestInit);
 }
-describe('body size and verification order (401 before 413)', () => {
-  // Checked one macrotask after each test: background discards have had their turn.
+describe.each(HTTP_TRANSPORTS)('a body over the limit, over the $name', (transport) => {
   failOnUnhandledRejections();
+  afterAll(() => closeHttpTransports());
 
-  it('answers 413 to a 5 MiB body without reading it all or dispatching', async () => {
+  it('answers 413 to a 5 MiB body without dispatching', async () => {
     const { adapter, runtime } = unitAdapter();
     const body = `{"type":"event_callback","pad":"${'x'.repeat(5 * 1024 * 1024)}"}`;
     const payload = { contentType: 'application/json', body, data: {} };
-    const response = await adapter.handler(
+    const response = await transport.serve(adapter)(
       signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
     );
     expect(response.status).toBe(413);
+    expect(await response.text()).toBe('Payload Too Large');
     expect(runtime.dispatched).toHaveLength(0);
   });
+});
+
+/** Web request bodies: what the web handler reads of a stream, and when it stops. */
+describe('body size and verification order (401 before 413)', () => {
+  // Checked one macrotask after each test: background discards have had their turn.
+  failOnUnhandledRejections();
 
   it('answers 413 to a signed oversized body streamed without a content-length, before reading it all', async () => {
     const { adapter, runtime } = unitAdapter();

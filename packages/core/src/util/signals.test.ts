@@ -1,7 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deferred } from '../test-support/test-adapter.js';
-import { abortable, anySignal, delay, forwardAbort, timeoutSignal } from './signals.js';
+import { Cancellation } from './cancellation.js';
+import { abortable, anySignal, delay, timeoutSignal } from './signals.js';
 
 describe('abortable', () => {
   it('resolves with the promise and removes its abort listener', async () => {
@@ -80,32 +81,19 @@ describe('anySignal', () => {
     expect(getEventListeners(live.signal, 'abort')).toHaveLength(0);
   });
 
+  it('follows a lazy Cancellation like a platform signal', () => {
+    const cancel = new Cancellation();
+    const any = anySignal([cancel]);
+    expect(cancel.listenerCount).toBe(1);
+    cancel.abort(new Error('cancelled'));
+    expect(any.signal.reason).toEqual(new Error('cancelled'));
+    expect(cancel.listenerCount).toBe(0);
+  });
+
   it('never aborts without sources', () => {
     const any = anySignal([undefined]);
     expect(any.signal.aborted).toBe(false);
     any.dispose();
-  });
-});
-
-describe('forwardAbort', () => {
-  it('forwards the first abort and detaches from every source', () => {
-    const target = new AbortController();
-    const source = new AbortController();
-    const detach = forwardAbort(target, [source.signal]);
-    source.abort(new Error('stop'));
-    expect(target.signal.reason).toEqual(new Error('stop'));
-    detach();
-    expect(getEventListeners(source.signal, 'abort')).toHaveLength(0);
-  });
-
-  it('leaves no listener behind when a later source is already aborted', () => {
-    const target = new AbortController();
-    const first = new AbortController();
-    const gone = new AbortController();
-    gone.abort(new Error('gone'));
-    forwardAbort(target, [first.signal, gone.signal]);
-    expect(target.signal.aborted).toBe(true);
-    expect(getEventListeners(first.signal, 'abort')).toHaveLength(0);
   });
 });
 

@@ -1,0 +1,80 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpAnswer, HttpReply } from './http-answer.js';
+import { type HttpEndpoint, serveHttp } from './http-flow.js';
+import { nodeRequestView } from './request-view.js';
+
+/** A `node:http` request listener (also Express, Connect and Fastify's raw mode). */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+const ZERO_LENGTH = Object.freeze({ 'content-length': '0' });
+
+function gone(res: ServerResponse): boolean {
+  return res.destroyed || res.writableEnded;
+}
+
+/** Writes an `HttpAnswer` in one `writeHead` + `end`; a client already gone is not written to. */
+function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
+  try {
+    if (gone(res)) return;
+    const { body } = answer;
+    if (body === undefined) {
+      res.writeHead(
+        answer.status,
+        answer.headers === undefined ? ZERO_LENGTH : { ...answer.headers, ...ZERO_LENGTH },
+      );
+      res.end();
+      return;
+    }
+    const headers: Record<string, string | number> = {
+      ...answer.headers,
+      'content-length': Buffer.byteLength(body),
+    };
+    if (answer.contentType !== undefined) headers['content-type'] = answer.contentType;
+    res.writeHead(answer.status, headers);
+    res.end(body);
+  } finally {
+    answer.onDelivered?.();
+  }
+}
+
+/** A web `Response` an application built itself: the rare path, converted here and only here. */
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  const body = response.body === null ? undefined : Buffer.from(await response.arrayBuffer());
+  if (gone(res)) return;
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  res.writeHead(response.status, headers);
+  res.end(body);
+}
+
+function write(res: ServerResponse, reply: HttpReply): Promise<void> | undefined {
+  if (reply instanceof Response) return writeResponse(res, reply);
+  writeAnswer(res, reply);
+  return undefined;
+}
+
+/**
+ * The native `node:http` shell over `serveHttp`: the same answers, in the same order, as the web
+ * shell, without building a web `Request`, `Response` or stream on the way: headers are read from
+ * `req.headers`, the body into one Buffer up to `bodyLimitBytes`, and the answer is written
+ * straight to the `ServerResponse` with its `content-length`. A client gone before the answer is
+ * simply not written to (its delivery goes on). It never throws and never leaves a request
+ * unanswered: a failure while writing (a `Response` whose body errors) is a `request_failed`
+ * notice, and a 500, or the socket destroyed once headers are out. A body refused 401 is not read
+ * further; `node:http` closes that connection.
+ */
+export function createNodeListener<P>(endpoint: HttpEndpoint<P>): NodeListener {
+  return (req, res) => {
+    serveHttp(endpoint, nodeRequestView(req))
+      .then((reply) => write(res, reply))
+      .catch((error: unknown) => {
+        endpoint.notice('request_failed', undefined, error);
+        if (!res.headersSent && !res.destroyed) {
+          res.writeHead(500, ZERO_LENGTH);
+          res.end();
+        } else res.destroy();
+      });
+  };
+}
