@@ -85,7 +85,10 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
           params: { application: payload.application_id, token: payload.token },
           token: undefined,
         });
-        expect(call?.body).toEqual({ content: expect.stringMatching(/^done: /) });
+        expect(call?.body).toEqual({
+          content: expect.stringMatching(/^done: /),
+          allowed_mentions: { parse: ['users'] },
+        });
         if (row.replyVia === EDIT_ORIGINAL) expect(call?.params.message).toBe('@original');
         expect(h.fake.calls).toHaveLength(1);
       });

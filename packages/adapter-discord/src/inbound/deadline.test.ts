@@ -124,7 +124,7 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
       await replied.promise;
       expect(h.fake.callsTo(EDIT_ORIGINAL)).toEqual([]);
       expect(h.fake.callsTo('POST /webhooks/:application/:token').map((c) => c.body)).toEqual([
-        { content: 'late but handled' },
+        { content: 'late but handled', allowed_mentions: { parse: ['users'] } },
       ]);
     });
 

@@ -133,6 +133,24 @@ function validationErrors(method: string, args: Record<string, unknown>): string
   return [];
 }
 
+/**
+ * Why Slack would refuse `token` before reading the call (`not_authed`, `invalid_auth`, or the
+ * issued token's own error such as `token_revoked`), or `undefined` when it is accepted.
+ */
+function authError(
+  token: string | undefined,
+  issued: ReturnType<FakeOAuthServer['check']>,
+  options: { readonly tokens?: readonly string[] | undefined },
+  oauth: FakeOAuthServer | undefined,
+): string | undefined {
+  if (issued !== undefined) return 'error' in issued ? String(issued.error) : undefined;
+  if (token === undefined || token.length === 0) return 'not_authed';
+  if (oauth !== undefined)
+    return (options.tokens ?? []).includes(token) ? undefined : 'invalid_auth';
+  if (options.tokens !== undefined && !options.tokens.includes(token)) return 'invalid_auth';
+  return undefined;
+}
+
 function tokenOf(req: IncomingMessage, args: Record<string, unknown>): string | undefined {
   const header = req.headers.authorization;
   if (typeof header === 'string' && header.startsWith('Bearer ')) return header.slice(7);
@@ -259,6 +277,19 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
       send(fault.failure.status, { ok: false, error: fault.failure.error });
       return;
     }
+    if (oauth !== undefined && method === 'oauth.v2.access') {
+      send(200, oauth.access(args, basicOf(req)));
+      return;
+    }
+    // Slack authenticates a call before it reads its arguments: an unknown token gets
+    // `invalid_auth` whatever else is wrong with the call.
+    const issued =
+      oauth !== undefined && token !== undefined && !isResponseUrl ? oauth.check(token) : undefined;
+    const refused = isResponseUrl ? undefined : authError(token, issued, options, oauth);
+    if (refused !== undefined) {
+      send(200, { ok: false, error: refused });
+      return;
+    }
     const invalid = validationErrors(method, args);
     if (invalid.length > 0) {
       rejections.push({ method, errors: invalid });
@@ -274,27 +305,8 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
       send(200, { ok: true });
       return;
     }
-    if (oauth !== undefined && method === 'oauth.v2.access') {
-      send(200, oauth.access(args, basicOf(req)));
-      return;
-    }
-    const issued = oauth !== undefined && token !== undefined ? oauth.check(token) : undefined;
-    if (issued !== undefined) {
-      if ('error' in issued) send(200, { ok: false, error: issued.error });
-      else if (method === 'auth.test') send(200, oauth!.authTest(issued.workspace, issued.kind));
-      else send(200, answer(method, args));
-      return;
-    }
-    if (oauth !== undefined && !(options.tokens ?? []).includes(token ?? '')) {
-      send(200, { ok: false, error: token ? 'invalid_auth' : 'not_authed' });
-      return;
-    }
-    if (token === undefined || token.length === 0) {
-      send(200, { ok: false, error: 'not_authed' });
-      return;
-    }
-    if (options.tokens !== undefined && !options.tokens.includes(token)) {
-      send(200, { ok: false, error: 'invalid_auth' });
+    if (issued !== undefined && !('error' in issued) && method === 'auth.test') {
+      send(200, oauth!.authTest(issued.workspace, issued.kind));
       return;
     }
     send(200, answer(method, args));
