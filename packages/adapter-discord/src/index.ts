@@ -49,6 +49,7 @@ export {
   updateMessageResponse,
 } from './respond/handler-answers.js';
 export { DISCORD_SHAPES, type DiscordShape, isDiscordShape } from './shapes.js';
+export { DEFAULT_SIGNATURE_TOLERANCE_MS, type Freshness, isFresh } from './verify/freshness.js';
 export { importPublicKey } from './verify/public-key.js';
 export {
   checkSignatureHeaders,

@@ -12,6 +12,7 @@ import {
 } from '@rt/core/adapter';
 import type { DiscordGatewayOptions } from './gateway/gateway-options.js';
 import { DISCORD_SHAPES, type DiscordShape } from './shapes.js';
+import { DEFAULT_SIGNATURE_TOLERANCE_MS } from './verify/freshness.js';
 import { importPublicKey } from './verify/public-key.js';
 
 /**
@@ -52,6 +53,13 @@ export interface DiscordAdapterOptions extends AnswerOptions<DiscordShape> {
   readonly restOptions?: Partial<Omit<RESTOptions, 'api' | 'version'>>;
   /** Largest accepted request body; larger ones get 413 undispatched. Default 1 MiB. */
   readonly bodyLimitBytes?: number;
+  /**
+   * Largest distance, either way, between an interaction's `X-Signature-Timestamp` and the
+   * adapter's `clock`. A request outside it is refused with 401 before its body is read, and a
+   * `signature_rejected` notice with `reason: 'stale_timestamp'`, so a captured request cannot be
+   * replayed after the dedupe marks expire. Default 15 minutes (an interaction token's life).
+   */
+  readonly signatureToleranceMs?: number | undefined;
   /**
    * Whether deferred answers to commands (type 5) are ephemeral: a boolean for all, or a function
    * of the event deciding per command (it runs before the ack; if it throws, the answer is
@@ -101,6 +109,7 @@ export const DEFAULT_DISCORD_ADAPTER_OPTIONS = Object.freeze({
   name: 'discord',
   apiUrl: 'https://discord.com/api',
   bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
+  signatureToleranceMs: DEFAULT_SIGNATURE_TOLERANCE_MS,
   ephemeral: false as EphemeralDecision,
   ...DEFAULT_ANSWER_OPTIONS,
   unroutedText: 'This app does not handle that here.',
@@ -120,6 +129,7 @@ export interface ResolvedDiscordOptions extends ResolvedAnswerOptions<DiscordSha
   readonly apiUrl: string;
   readonly restOptions: Partial<RESTOptions>;
   readonly bodyLimitBytes: number;
+  readonly signatureToleranceMs: number;
   readonly ephemeral: EphemeralDecision;
   readonly unroutedText: string;
   readonly syncCommands: ReadonlySet<string>;
@@ -175,6 +185,10 @@ export function resolveDiscordOptions(options: DiscordAdapterOptions): ResolvedD
     bodyLimitBytes: checkPositiveInteger(
       'bodyLimitBytes',
       options.bodyLimitBytes ?? d.bodyLimitBytes,
+    ),
+    signatureToleranceMs: checkPositiveInteger(
+      'signatureToleranceMs',
+      options.signatureToleranceMs ?? d.signatureToleranceMs,
     ),
     ephemeral: ephemeralOf(options.ephemeral ?? d.ephemeral),
     ...resolveAnswerOptions(options, DISCORD_ANSWERS),

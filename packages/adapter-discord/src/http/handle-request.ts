@@ -25,7 +25,10 @@ async function answerRequest(
   const { options } = deps;
   const signature = request.headers.get('x-signature-ed25519');
   const timestamp = request.headers.get('x-signature-timestamp');
-  const headers = checkSignatureHeaders(signature, timestamp);
+  const headers = checkSignatureHeaders(signature, timestamp, {
+    nowMs: options.clock(),
+    toleranceMs: options.signatureToleranceMs,
+  });
   if (!headers.ok) return unauthorized(deps, headers.reason);
   const receivedAt = options.clock();
   const body = await readBodyUpTo(request, options.bodyLimitBytes);
@@ -54,7 +57,8 @@ async function answerRequest(
 
 /**
  * Builds the adapter's web-standard interactions handler. Order, per request: method (405);
- * signature headers, missing or malformed: 401 before the body is read; the body up to
+ * signature headers, missing, malformed or outside `signatureToleranceMs` of `clock`: 401 before
+ * the body is read; the body up to
  * `bodyLimitBytes` (413, the rest discarded up to a cap; a failing stream 400); the Ed25519
  * signature over timestamp + body (401); parsing (400: bad JSON, unknown type, missing `data`);
  * PING (PONG, never gated); before `attach` (503); then the interaction's callback, 200 JSON,
