@@ -8,6 +8,7 @@ import { type PreludeHost, runPrelude } from '../dispatch/prelude.js';
 import { ShutdownError } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 import { LockManager } from '../locks/lock-manager.js';
+import { observersWithLogger } from '../observe/default-logger.js';
 import { instrumentHandlers } from '../observe/handler-instrumentation.js';
 import type { DispatchMode, Observation } from '../observe/observation.js';
 import { ObserverSet } from '../observe/observers.js';
@@ -66,7 +67,10 @@ class RtRuntime implements Runtime {
   constructor(options: ResolvedRuntimeOptions) {
     this.options = options;
     this.#admission = new AdmissionController(options.maxDetached, options.maxDetachedPerTenant);
-    this.#observers = new ObserverSet(options.observers, options.onObserverError);
+    this.#observers = new ObserverSet(
+      observersWithLogger(options.observers, options.logger),
+      options.onObserverError,
+    );
     setMaxListeners(0, this.#shutdownController.signal);
     const emit = (observation: Observation) => this.#emit(observation);
     const observeWork = (observation: Observation) => {
