@@ -15,17 +15,17 @@ export interface ConcurrencyOptions {
    */
   readonly strategy: StrategyName;
   /** debounce: quiet period after the latest delivery before the survivor runs. Default 1000. */
-  readonly debounceMs?: number;
+  readonly debounceMs?: number | undefined;
   /** concurrent: handlers running at once per scope; unset means unlimited (no waiting line). */
-  readonly maxConcurrent?: number;
+  readonly maxConcurrent?: number | undefined;
   /** burst: members arriving within this many ms of a batch's first member join it. Default 1000. */
-  readonly burstWindowMs?: number;
+  readonly burstWindowMs?: number | undefined;
   /** burst: a batch closes at this many members and the next one opens. Default 50. */
-  readonly maxBatch?: number;
+  readonly maxBatch?: number | undefined;
   /** queue/debounce: first back-off when polling a lock held elsewhere. Default 50. */
-  readonly lockPollInitialMs?: number;
+  readonly lockPollInitialMs?: number | undefined;
   /** queue/debounce: back-off cap when polling a lock held elsewhere. Default 2000. */
-  readonly lockPollMaxMs?: number;
+  readonly lockPollMaxMs?: number | undefined;
 }
 
 /** Dispatch modes for one adapter: its default and per-shape overrides. */
