@@ -1,3 +1,6 @@
+// The declarations of discord.js's dependency need this shim on @types/node 26 (see the file).
+import './node-util-compat.js';
+
 export { createDiscordAdapter, DiscordAdapter } from './discord-adapter.js';
 export {
   DiscordAdapterError,
