@@ -28,7 +28,7 @@ it('pnpm install on a fresh clone prints no warning (no ignored build scripts)',
   }
   expect(manifests.map((file) => dirname(file))).toContain('packages/core');
 
-  const env = { ...process.env, CI: 'true', FORCE_COLOR: '0' };
+  const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', FORCE_COLOR: '0' };
   for (const key of Object.keys(env)) if (key.toLowerCase().startsWith('npm_')) delete env[key];
   const { stdout, stderr } = await run(
     'pnpm',

@@ -1,0 +1,127 @@
+/**
+ * The docs check: every fenced TypeScript block of the documents the convention covers, checked in
+ * one consumer project installed from the tarballs. One `tsc` run over every block (strict,
+ * `skipLibCheck: false`, `exactOptionalPropertyTypes`, the current `@types/node`), then each
+ * `ts run` block that compiled is run against the fakes (`run-block.ts`).
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { assembleBlocks, type BlockProblem, problemsOf } from './assemble.js';
+import { type DocBlock, extractBlocks } from './extract.js';
+import { platformsOf, runQuickStart } from './run-block.js';
+import { documentedFiles } from './sources.js';
+
+/** `tsc` of the workspace's `typescript`. */
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+/**
+ * The compiler options every block is checked under: what `tsc --init` turns on, plus
+ * `skipLibCheck: false` so the published declarations (and what they pull in) are checked too.
+ */
+export const DOCS_COMPILER_OPTIONS = Object.freeze({
+  target: 'ES2022',
+  lib: ['ES2023'],
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  moduleDetection: 'force',
+  types: ['node'],
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  skipLibCheck: false,
+  outDir: 'dist',
+  rootDir: '.',
+});
+
+/** Where the documents and fragment templates are. */
+export interface DocsCheckOptions {
+  /** The tree whose documents are checked (the repository, or a fixture tree). */
+  readonly root: string;
+  /** Where `fragment=NAME` blocks find `NAME.ts`. */
+  readonly templatesDir: string;
+  /** How reports name `templatesDir`. */
+  readonly templatesLabel: string;
+  /** A consumer project with the tarballs (and what the docs import) installed. */
+  readonly project: string;
+}
+
+/** What the check found. */
+export interface DocsReport {
+  readonly blocks: readonly DocBlock[];
+  /** Blocks type-checked (programs, run blocks, fragments). */
+  readonly checked: number;
+  /** Run blocks run. */
+  readonly ran: number;
+  readonly problems: readonly BlockProblem[];
+}
+
+/** Runs `tsc` and resolves its output whatever its exit code. */
+function compile(project: string): Promise<string> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [TSC, '-p', 'tsconfig.docs.json', '--pretty', 'false'],
+      { cwd: project, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8', timeout: 300_000 },
+      (error, stdout, stderr) =>
+        resolve(`${stdout}${stderr}${error && !stdout ? error.message : ''}`),
+    );
+  });
+}
+
+/** Checks every block of the documents under `options.root`; never throws for a bad block. */
+export async function checkDocs(options: DocsCheckOptions): Promise<DocsReport> {
+  const blocks = documentedFiles(options.root).flatMap((file) =>
+    extractBlocks(readFileSync(join(options.root, file), 'utf8'), file),
+  );
+  const { files, problems: assembly } = assembleBlocks(
+    blocks,
+    options.templatesDir,
+    options.templatesLabel,
+  );
+  rmSync(join(options.project, 'checks'), { recursive: true, force: true });
+  rmSync(join(options.project, 'dist'), { recursive: true, force: true });
+  for (const file of files) {
+    mkdirSync(dirname(join(options.project, file.path)), { recursive: true });
+    writeFileSync(join(options.project, file.path), file.text);
+  }
+  writeFileSync(
+    join(options.project, 'tsconfig.docs.json'),
+    `${JSON.stringify({ compilerOptions: DOCS_COMPILER_OPTIONS, include: ['checks/**/*.ts'] }, null, 2)}\n`,
+  );
+  const compiled = files.length > 0 ? problemsOf(await compile(options.project), files) : [];
+  const problems: BlockProblem[] = [...assembly, ...compiled];
+  const failed = new Set(compiled.map((problem) => problem.where.split(':').slice(0, 2).join(':')));
+  let ran = 0;
+  for (const file of files) {
+    if (file.block.kind !== 'run') continue;
+    const where = `${file.block.file}:${file.block.line}`;
+    const blockLines = Array.from(
+      { length: file.lines },
+      (_, i) => `${file.block.file}:${file.block.line + i}`,
+    );
+    if (blockLines.some((line) => failed.has(line))) {
+      problems.push({ where, message: 'not run: it does not compile (see above)' });
+      continue;
+    }
+    ran += 1;
+    try {
+      await runQuickStart(
+        options.project,
+        join('dist', file.path.replace(/\.ts$/, '.js')),
+        platformsOf(file.block.code),
+      );
+    } catch (error) {
+      problems.push({ where, message: `ts run: ${(error as Error).message}` });
+    }
+  }
+  return { blocks, checked: files.length, ran, problems };
+}
+
+/** The report as one line per problem, `file:line: message`, in document order. */
+export function formatProblems(problems: readonly BlockProblem[]): string {
+  return problems.map((problem) => `${problem.where}: ${problem.message}`).join('\n');
+}
