@@ -166,6 +166,18 @@ describe('published packages, packed and installed outside the workspace', () =>
     ]);
   });
 
+  it('a project of only core, state-memory and testing type-checks with no @types of its own', async () => {
+    const project = join(tmp, 'test-kit');
+    const tarballs = (['core', 'state-memory', 'testing'] as const).map(
+      (dir) => (packed.get(dir) as PackedPackage).tarball,
+    );
+    await createConsumerProject(project, tarballs, []);
+    expect(existsSync(join(project, 'node_modules/@types/node/package.json'))).toBe(true);
+    expect(existsSync(join(project, 'node_modules/@types/ws/package.json'))).toBe(true);
+    const output = await compileAndRunBot(project, 'test-kit.ts');
+    expect(output.trim().split('\n')).toEqual(['fake true', 'ok']);
+  });
+
   describe('the docs: every fenced TypeScript block, in one consumer project of every tarball', () => {
     const project = join(tmp, 'docs');
     beforeAll(async () => {
@@ -206,12 +218,12 @@ describe('published packages, packed and installed outside the workspace', () =>
       const report = await check(BROKEN_DOCS, FIXTURE_TEMPLATES, 'fixture/docs/snippets');
       const lines = formatProblems(report.problems).split('\n');
       const expected = [
-        /^README\.md:32: fragment=missing: fixture\/docs\/snippets\/missing\.ts does not exist$/,
-        /^README\.md:40: unknown marker "runn": use ts, ts run, ts fragment=NAME or ts nocheck$/,
         /^README\.md:6:40: error TS2304: Cannot find name 'undefinedState'\.$/,
-        /^README\.md:36:\d+: error TS2345: Argument of type 'number' is not assignable/,
-        /^docs\/page\.md:7:\d+: error TS2322: Type 'string' is not assignable to type 'number'/,
         /^README\.md:10: ts run: still running 2 s after SIGTERM/,
+        /^README\.md:32: fragment=missing: fixture\/docs\/snippets\/missing\.ts does not exist$/,
+        /^README\.md:36:\d+: error TS2345: Argument of type 'number' is not assignable/,
+        /^README\.md:40: unknown marker "runn": use ts, ts run, ts fragment=NAME or ts nocheck$/,
+        /^docs\/page\.md:7:\d+: error TS2322: Type 'string' is not assignable to type 'number'/,
       ];
       expect(lines).toHaveLength(expected.length);
       for (const [index, pattern] of expected.entries()) expect(lines[index]).toMatch(pattern);

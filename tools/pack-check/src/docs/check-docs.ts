@@ -74,7 +74,8 @@ function compile(project: string): Promise<string> {
 
 /** Checks every block of the documents under `options.root`; never throws for a bad block. */
 export async function checkDocs(options: DocsCheckOptions): Promise<DocsReport> {
-  const blocks = documentedFiles(options.root).flatMap((file) =>
+  const documents = documentedFiles(options.root);
+  const blocks = documents.flatMap((file) =>
     extractBlocks(readFileSync(join(options.root, file), 'utf8'), file),
   );
   const { files, problems: assembly } = assembleBlocks(
@@ -118,7 +119,23 @@ export async function checkDocs(options: DocsCheckOptions): Promise<DocsReport> 
       problems.push({ where, message: `ts run: ${(error as Error).message}` });
     }
   }
-  return { blocks, checked: files.length, ran, problems };
+  return { blocks, checked: files.length, ran, problems: inDocumentOrder(problems, documents) };
+}
+
+/** `problems` by document (in `documents` order), then line; the rest (dependencies, tsc) last. */
+function inDocumentOrder(
+  problems: readonly BlockProblem[],
+  documents: readonly string[],
+): BlockProblem[] {
+  const rank = (problem: BlockProblem): [number, number] => {
+    const [file = '', line = '0'] = problem.where.split(':');
+    const index = documents.indexOf(file);
+    return [index < 0 ? documents.length : index, Number(line)];
+  };
+  return problems
+    .map((problem, order) => ({ problem, order, rank: rank(problem) }))
+    .sort((a, b) => a.rank[0] - b.rank[0] || a.rank[1] - b.rank[1] || a.order - b.order)
+    .map(({ problem }) => problem);
 }
 
 /** The report as one line per problem, `file:line: message`, in document order. */
