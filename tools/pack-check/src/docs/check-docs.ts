@@ -4,17 +4,13 @@
  * `skipLibCheck: false`, `exactOptionalPropertyTypes`, the current `@types/node`), then each
  * `ts run` block that compiled is run against the fakes (`run-block.ts`).
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import ts from 'typescript';
 import { assembleBlocks, type BlockProblem, problemsOf } from './assemble.js';
 import { type DocBlock, extractBlocks } from './extract.js';
 import { platformsOf, runQuickStart } from './run-block.js';
 import { documentedFiles } from './sources.js';
-
-/** `tsc` of the workspace's `typescript`. */
-const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 /**
  * The compiler options every block is checked under: what `tsc --init` turns on, plus
@@ -59,17 +55,41 @@ export interface DocsReport {
   readonly problems: readonly BlockProblem[];
 }
 
-/** Runs `tsc` and resolves its output whatever its exit code. */
-function compile(project: string): Promise<string> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [TSC, '-p', 'tsconfig.docs.json', '--pretty', 'false'],
-      { cwd: project, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8', timeout: 300_000 },
-      (error, stdout, stderr) =>
-        resolve(`${stdout}${stderr}${error && !stdout ? error.message : ''}`),
-    );
-  });
+/**
+ * Compiles the project with the workspace's TypeScript and returns every diagnostic as `tsc
+ * --pretty false` prints it. Through the compiler API, not the `tsc` binary: `tsc` stops after
+ * syntax errors, so one block that does not parse would hide every other block's type errors;
+ * here each file's syntactic and semantic diagnostics are both collected. JavaScript is emitted
+ * whatever the errors (run blocks that compiled cleanly are run from it).
+ */
+function compile(project: string): string {
+  const config = ts.parseJsonConfigFileContent(
+    { compilerOptions: DOCS_COMPILER_OPTIONS, include: ['checks/**/*.ts'] },
+    ts.sys,
+    project,
+  );
+  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
+  const diagnostics: ts.Diagnostic[] = [
+    ...config.errors,
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+  ];
+  for (const file of program.getSourceFiles()) {
+    const syntactic = program.getSyntacticDiagnostics(file);
+    diagnostics.push(...syntactic);
+    if (syntactic.length === 0) diagnostics.push(...program.getSemanticDiagnostics(file));
+  }
+  program.emit();
+  return diagnostics
+    .filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error)
+    .map((diagnostic) => {
+      const message = `error TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n  ')}`;
+      if (diagnostic.file === undefined || diagnostic.start === undefined) return message;
+      const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+      const path = relative(project, diagnostic.file.fileName).split('\\').join('/');
+      return `${path}(${line + 1},${character + 1}): ${message}`;
+    })
+    .join('\n');
 }
 
 /** Checks every block of the documents under `options.root`; never throws for a bad block. */
@@ -93,7 +113,7 @@ export async function checkDocs(options: DocsCheckOptions): Promise<DocsReport> 
     join(options.project, 'tsconfig.docs.json'),
     `${JSON.stringify({ compilerOptions: DOCS_COMPILER_OPTIONS, include: ['checks/**/*.ts'] }, null, 2)}\n`,
   );
-  const compiled = files.length > 0 ? problemsOf(await compile(options.project), files) : [];
+  const compiled = files.length > 0 ? problemsOf(compile(options.project), files) : [];
   const problems: BlockProblem[] = [...assembly, ...compiled];
   const failed = new Set(compiled.map((problem) => problem.where.split(':').slice(0, 2).join(':')));
   let ran = 0;

@@ -27,11 +27,16 @@ export const REPOSITORY_TEMPLATES = fileURLToPath(new URL('../../snippets/', imp
 /**
  * What the docs consumer project installs beside the tarballs: the current `@types/node` (pinned
  * to the registry's latest by the caller), and the libraries the documents tell a reader to
- * install with rt (ioredis, OpenTelemetry's API and SDK), each at its latest.
+ * install with rt, each at its latest (so a peer range that no longer admits the latest fails the
+ * install): ioredis, OpenTelemetry's API, SDK and Prometheus exporter, and vitest (the test kit's
+ * examples). A document that imports another library needs it added here.
  */
 export const DOCS_LIBRARIES = [
   'ioredis',
   '@opentelemetry/api',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/exporter-prometheus',
   '@opentelemetry/sdk-metrics',
   '@opentelemetry/sdk-trace',
+  'vitest',
 ] as const;
