@@ -5,7 +5,7 @@
  * Run: `pnpm --filter @rt/example-otel-console start`.
  */
 import { ConsoleMetricExporter } from '@opentelemetry/sdk-metrics';
-import { ConsoleSpanExporter } from '@opentelemetry/sdk-trace-base';
+import { ConsoleSpanExporter } from '@opentelemetry/sdk-trace';
 import { AdmissionRejectedError } from '@rt/core';
 import { createBot } from './bot.js';
 import { setUpTelemetry } from './telemetry.js';
