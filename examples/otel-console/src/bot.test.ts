@@ -1,5 +1,5 @@
 import { AggregationTemporality, InMemoryMetricExporter } from '@opentelemetry/sdk-metrics';
-import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import { createBot } from './bot.js';
 import { setUpTelemetry } from './telemetry.js';

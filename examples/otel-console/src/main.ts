@@ -7,7 +7,7 @@
  * and ignored. Run: `pnpm --filter @rt/example-otel-console start`.
  */
 import { ConsoleMetricExporter } from '@opentelemetry/sdk-metrics';
-import { ConsoleSpanExporter } from '@opentelemetry/sdk-trace-base';
+import { ConsoleSpanExporter } from '@opentelemetry/sdk-trace';
 import { AdmissionRejectedError } from '@rt/core';
 import { shutdownOnSignals } from '@rt/example-shared/signals';
 import { createBot } from './bot.js';

@@ -11,16 +11,12 @@ import {
   PeriodicExportingMetricReader,
   type PushMetricExporter,
 } from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  BatchSpanProcessor,
-  type SpanExporter,
-} from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, type SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 
 /** The SDK objects the bot records into. */
 export interface Telemetry {
   readonly meterProvider: MeterProvider;
-  readonly tracerProvider: BasicTracerProvider;
+  readonly tracerProvider: TracerProvider;
   /** Exports what is pending now (metrics are collected for it). */
   flush(): Promise<void>;
   /** Flushes, then stops the providers and the context manager. */
@@ -43,9 +39,9 @@ export function setUpTelemetry(
       }),
     ],
   });
-  const tracerProvider = new BasicTracerProvider({
+  const tracerProvider = new TracerProvider({
     // Batch: exporting happens off the dispatch path (a simple processor exports inside span.end()).
-    spanProcessors: [new BatchSpanProcessor(spans)],
+    spanProcessors: [new BatchSpanProcessor({ exporter: spans })],
   });
   return {
     meterProvider,

@@ -1,3 +1,6 @@
+// The declarations of discord.js's dependency need this shim on @types/node 26 (see the file).
+import './node-util-compat.js';
+
 export { createDiscordAdapter, DiscordAdapter } from './discord-adapter.js';
 export {
   DiscordAdapterError,
@@ -76,6 +79,7 @@ export {
   updateMessageResponse,
 } from './respond/handler-answers.js';
 export { DISCORD_SHAPES, type DiscordShape, isDiscordShape } from './shapes.js';
+export { DEFAULT_SIGNATURE_TOLERANCE_MS, type Freshness, isFresh } from './verify/freshness.js';
 export { importPublicKey } from './verify/public-key.js';
 export {
   checkSignatureHeaders,

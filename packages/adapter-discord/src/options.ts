@@ -14,6 +14,7 @@ import {
 } from '@rt/core/adapter';
 import type { DiscordGatewayOptions } from './gateway/gateway-options.js';
 import { DISCORD_SHAPES, type DiscordShape } from './shapes.js';
+import { DEFAULT_SIGNATURE_TOLERANCE_MS } from './verify/freshness.js';
 import { importPublicKey } from './verify/public-key.js';
 
 /**
@@ -35,7 +36,7 @@ export interface DiscordAdapterOptions extends AnswerOptions<DiscordShape> {
    * Required to use the HTTP interactions `handler` (every request's Ed25519 signature is checked
    * with it); a gateway-only bot may omit it. Given but malformed, it throws at construction.
    */
-  readonly publicKey?: string;
+  readonly publicKey?: string | undefined;
   /** The application id (a snowflake). Required. */
   readonly applicationId: string;
   /**
@@ -47,45 +48,52 @@ export interface DiscordAdapterOptions extends AnswerOptions<DiscordShape> {
   /** @deprecated The old name of `botToken`, still accepted. */
   readonly token?: string;
   /** Adapter name, unique per runtime; becomes `RtEvent.adapter`. Default `discord`. */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /** REST base URL, passed to `@discordjs/rest` as `api` (tests point it at a local fake). Default `https://discord.com/api`. */
-  readonly apiUrl?: string;
+  readonly apiUrl?: string | undefined;
   /**
    * Passed to the `@discordjs/rest` client over `DEFAULT_REST_OPTIONS` key by key (`api` and
    * `version` are set by the adapter).
    */
-  readonly restOptions?: Partial<Omit<RESTOptions, 'api' | 'version'>>;
+  readonly restOptions?: Partial<Omit<RESTOptions, 'api' | 'version'>> | undefined;
   /** Largest accepted request body; larger ones get 413 undispatched. Default 1 MiB. */
-  readonly bodyLimitBytes?: number;
+  readonly bodyLimitBytes?: number | undefined;
+  /**
+   * Largest distance, either way, between an interaction's `X-Signature-Timestamp` and the
+   * adapter's `clock`. A request outside it is refused with 401 before its body is read, and a
+   * `signature_rejected` notice with `reason: 'stale_timestamp'`, so a captured request cannot be
+   * replayed after the dedupe marks expire. Default 15 minutes (an interaction token's life).
+   */
+  readonly signatureToleranceMs?: number | undefined;
   /**
    * Whether deferred answers to commands (type 5) are ephemeral: a boolean for all, or a function
    * of the event deciding per command (it runs before the ack; if it throws, the answer is
    * ephemeral and an `ephemeral_decision_failed` notice is emitted). Default `false`.
    */
-  readonly ephemeral?: EphemeralDecision;
+  readonly ephemeral?: EphemeralDecision | undefined;
   /** Text answered (ephemeral) to a command or modal no handler is registered for. */
-  readonly unroutedText?: string;
+  readonly unroutedText?: string | undefined;
   /**
    * This adapter's dispatch mode per shape, merged over the defaults (`autocomplete` sync: its
    * choices are the answer). Make `application_command` or `modal_submit` sync to answer with a
    * modal (type 9) or a message from the handler's return value. Runtime `dispatchModes` still
    * take precedence. An unknown shape or mode throws `TypeError`.
    */
-  readonly dispatchModes?: Readonly<Partial<Record<DiscordShape, DispatchMode>>>;
+  readonly dispatchModes?: Readonly<Partial<Record<DiscordShape, DispatchMode>>> | undefined;
   /**
    * Commands (chat-input or context-menu names) dispatched sync whatever `dispatchModes` says, so
    * their handler's return value is the answer: a command that opens a modal (type 9) among
    * deferred ones. Runtime `dispatchModes` still take precedence. Default none.
    */
-  readonly syncCommands?: readonly string[];
+  readonly syncCommands?: readonly string[] | undefined;
   /** Messages `readHistory` returns when the caller gives no limit. Default 50. */
-  readonly historyLimit?: number;
+  readonly historyLimit?: number | undefined;
   /**
    * Also receive over the gateway (a long-lived `discord.js` Client started by `runtime.start()`):
    * `true` for the defaults, or its options (`DiscordGatewayOptions`). Default: HTTP only (the
    * gateway, and discord.js, are never loaded).
    */
-  readonly gateway?: DiscordGatewayOptions | boolean;
+  readonly gateway?: DiscordGatewayOptions | boolean | undefined;
 }
 
 /**
@@ -106,6 +114,7 @@ export const DEFAULT_DISCORD_ADAPTER_OPTIONS = Object.freeze({
   name: 'discord',
   apiUrl: 'https://discord.com/api',
   bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
+  signatureToleranceMs: DEFAULT_SIGNATURE_TOLERANCE_MS,
   ephemeral: false as EphemeralDecision,
   ...DEFAULT_ANSWER_OPTIONS,
   unroutedText: 'This app does not handle that here.',
@@ -125,6 +134,7 @@ export interface ResolvedDiscordOptions extends ResolvedAnswerOptions<DiscordSha
   readonly apiUrl: string;
   readonly restOptions: Partial<RESTOptions>;
   readonly bodyLimitBytes: number;
+  readonly signatureToleranceMs: number;
   readonly ephemeral: EphemeralDecision;
   readonly unroutedText: string;
   readonly syncCommands: ReadonlySet<string>;
@@ -173,6 +183,10 @@ export function resolveDiscordOptions(options: DiscordAdapterOptions): ResolvedD
     bodyLimitBytes: checkPositiveInteger(
       'bodyLimitBytes',
       options.bodyLimitBytes ?? d.bodyLimitBytes,
+    ),
+    signatureToleranceMs: checkPositiveInteger(
+      'signatureToleranceMs',
+      options.signatureToleranceMs ?? d.signatureToleranceMs,
     ),
     ephemeral: ephemeralOf(options.ephemeral ?? d.ephemeral),
     ...resolveAnswerOptions(options, DISCORD_ANSWERS),

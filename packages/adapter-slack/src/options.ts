@@ -36,56 +36,56 @@ export interface SlackAdapterOptions extends AnswerOptions<SlackShape> {
    * accepted). Required to use the HTTP `handler` (reading it throws without one); a Socket Mode
    * app may leave it out. Empty secrets are refused at construction.
    */
-  readonly signingSecret?: string | readonly string[];
+  readonly signingSecret?: string | readonly string[] | undefined;
   /** Bot token (`xoxb-...`) for a single-workspace app. Give this or `tokenResolver`. */
-  readonly botToken?: string;
+  readonly botToken?: string | undefined;
   /**
    * Multi-workspace apps: resolves the bot token of an installation. Called per outbound call
    * (cache inside it if it is slow); what it throws surfaces as `SlackTokenError`.
    */
-  readonly tokenResolver?: SlackTokenResolver;
+  readonly tokenResolver?: SlackTokenResolver | undefined;
   /**
    * Multi-workspace apps with an installation store (`@rt/slack-installs`): tokens come from it,
    * every delivery's installation is checked before dispatch, and `app_uninstalled` /
    * `tokens_revoked` delete what Slack revoked. Give this, `tokenResolver` or `botToken`.
    */
-  readonly installations?: SlackInstallationSource;
+  readonly installations?: SlackInstallationSource | undefined;
   /**
    * Shown to a user whose workspace is not (or no longer) installed, where a reply without the
    * workspace's token is possible (slash commands, message buttons). Default: "This app is not
    * installed in this workspace. Ask a workspace admin to install it."
    */
-  readonly notInstalledText?: string;
+  readonly notInstalledText?: string | undefined;
   /** Adapter name, unique per runtime; becomes `RtEvent.adapter`. Default `slack`. */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /** Web API base URL (tests point it at a local fake). Default `https://slack.com/api/`. */
-  readonly apiUrl?: string;
+  readonly apiUrl?: string | undefined;
   /** Largest accepted request body; larger ones get 413 undispatched. Default 1 MiB. */
-  readonly bodyLimitBytes?: number;
+  readonly bodyLimitBytes?: number | undefined;
   /**
    * How far a request's `x-slack-request-timestamp` may be from now, either way, before it is
    * refused with 401. Default 5 minutes (Slack's own recommendation).
    */
-  readonly signatureToleranceMs?: number;
+  readonly signatureToleranceMs?: number | undefined;
   /**
    * This adapter's dispatch mode per shape (`'sync'` or `'deferred'`), merged over the defaults
    * (`view_submission` and `block_suggestion` sync). Runtime `dispatchModes` still take
    * precedence. An unknown shape or mode throws `TypeError`.
    */
-  readonly dispatchModes?: Readonly<Partial<Record<SlackShape, DispatchMode>>>;
+  readonly dispatchModes?: Readonly<Partial<Record<SlackShape, DispatchMode>>> | undefined;
   /**
    * Message subtypes acknowledged without dispatch (edits and deletions are notifications about
    * an earlier message, not new messages). Default `message_changed`, `message_deleted`,
    * `message_replied`.
    */
-  readonly ignoredMessageSubtypes?: readonly string[];
+  readonly ignoredMessageSubtypes?: readonly string[] | undefined;
   /**
    * The bot's user id; messages it wrote are acknowledged without dispatch. Unset: taken per
    * delivery from `authorizations[0].user_id` when that authorization is a bot.
    */
-  readonly botUserId?: string;
+  readonly botUserId?: string | undefined;
   /** The bot's `bot_id`; messages carrying it are ignored like the bot user's. */
-  readonly botId?: string;
+  readonly botId?: string | undefined;
   /**
    * An app subscribed to both `app_mention` and `message.*` receives a message that mentions the
    * bot twice, under two event ids. `'mention-wins'` (default): one handler run per message, by
@@ -96,24 +96,24 @@ export interface SlackAdapterOptions extends AnswerOptions<SlackShape> {
    * `'both'`: the copies are distinct identities and each runs its own handlers. Anything else
    * throws `TypeError`.
    */
-  readonly mentionAndMessage?: MentionAndMessage;
+  readonly mentionAndMessage?: MentionAndMessage | undefined;
   /** How many `WebClient`s (one per token) are kept; the least recently used is evicted. Default 100. */
-  readonly clientCacheSize?: number;
+  readonly clientCacheSize?: number | undefined;
   /**
    * Passed to every `WebClient`, over `DEFAULT_WEB_CLIENT_OPTIONS` (a 10 s request timeout, two
    * retries within 30 s) key by key: a `retryConfig` given here replaces the default one whole.
    */
-  readonly webClientOptions?: Omit<WebClientOptions, 'slackApiUrl'>;
+  readonly webClientOptions?: Omit<WebClientOptions, 'slackApiUrl'> | undefined;
   /** Messages `readHistory` returns when the caller gives no limit. Default 50. */
-  readonly historyLimit?: number;
+  readonly historyLimit?: number | undefined;
   /** `fetch` used for `response_url` posts and busy-signal calls. Default the global `fetch`. */
-  readonly fetch?: typeof fetch;
+  readonly fetch?: typeof fetch | undefined;
   /**
    * Receive deliveries over Socket Mode (no public URL): `runtime.start()` opens the connection,
    * `runtime.shutdown()` closes it after the busy acks are out (see the README's Socket Mode
    * section). Unset: HTTP only.
    */
-  readonly socketMode?: SlackSocketModeOptions;
+  readonly socketMode?: SlackSocketModeOptions | undefined;
 }
 
 /**

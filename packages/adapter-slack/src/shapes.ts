@@ -25,8 +25,3 @@ export type SlackShape = (typeof SLACK_SHAPES)[number];
 export function isSlackShape(value: unknown): value is SlackShape {
   return typeof value === 'string' && (SLACK_SHAPES as readonly string[]).includes(value);
 }
-
-/** Shapes Slack redelivers when the answer is not a timely 2xx (only the Events API). */
-export function isRedelivered(shape: SlackShape): boolean {
-  return shape === 'event_callback';
-}

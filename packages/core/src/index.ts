@@ -106,9 +106,21 @@ export { eventRef } from './event/event.js';
 export { type FetchHandler, toNodeListener } from './http/node-listener.js';
 export { type LockScope, scopeKeyOf } from './locks/lock-scope.js';
 export {
+  DEFAULT_LOG_OBSERVER_OPTIONS,
+  type LogObserverOptions,
+  logObserver,
+} from './observe/default-logger.js';
+export {
   type HandlerInstrumentation,
   hasHandlerInstrumentation,
 } from './observe/handler-instrumentation.js';
+export {
+  createStderrLogger,
+  type LogFields,
+  type LogStream,
+  type RtLogger,
+  type StderrLoggerOptions,
+} from './observe/logger.js';
 export type {
   DispatchMode,
   Observation,

@@ -13,10 +13,10 @@ import {
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
 import {
-  BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 import { createRuntime, type EventRef, type Observation, type Observer } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { createTestAdapter } from '@rt/testing';
@@ -93,7 +93,7 @@ const cycle: Observation[] = [
   { type: 'adapter_notice', at: 5, adapter: 'slack', name: 'busy_failed' },
 ];
 
-function sdk(): { meterProvider: MeterProvider; tracerProvider: BasicTracerProvider } {
+function sdk(): { meterProvider: MeterProvider; tracerProvider: TracerProvider } {
   const reader = new PeriodicExportingMetricReader({
     exporter: new InMemoryMetricExporter(0),
     exportIntervalMillis: 2_147_483_647,
@@ -103,7 +103,9 @@ function sdk(): { meterProvider: MeterProvider; tracerProvider: BasicTracerProvi
   spans.export = (_, done) => done({ code: 0 });
   return {
     meterProvider: new MeterProvider({ readers: [reader] }),
-    tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }),
+    tracerProvider: new TracerProvider({
+      spanProcessors: [new SimpleSpanProcessor({ exporter: spans })],
+    }),
   };
 }
 

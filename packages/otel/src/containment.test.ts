@@ -192,6 +192,7 @@ describe('bindRuntime', () => {
   const stats = (detachedInFlight: number, extra: Partial<RuntimeStats> = {}): RuntimeStats =>
     ({
       detachedInFlight,
+      detachedHighWater: detachedInFlight,
       perTenantInFlight: {},
       syncInFlight: 0,
       parked: 0,
@@ -222,21 +223,14 @@ describe('bindRuntime', () => {
     await telemetry.shutdown();
   });
 
-  it("uses the core's detachedHighWater when present, else the largest value it saw", async () => {
+  it("reports the core's detachedHighWater as the high-water gauge", async () => {
     const telemetry = createTelemetry();
     const options = createRuntime({ state: createMemoryState() }).options;
-    const values = [stats(4), stats(1)];
-    const fallback = otelObserver({ meterProvider: telemetry.meterProvider });
-    const unbind = fallback.bindRuntime({ stats: () => values.shift() ?? stats(0), options });
+    const values = [stats(4, { detachedHighWater: 7 }), stats(1, { detachedHighWater: 9 })];
+    const otel = otelObserver({ meterProvider: telemetry.meterProvider });
+    otel.bindRuntime({ stats: () => values.shift() ?? stats(0), options });
     const highWater = async () => (await telemetry.pointsOf(METRICS.detachedHighWater))[0]?.value;
-    expect(await highWater()).toBe(4);
-    expect(await highWater()).toBe(4);
-    unbind();
-    const native = otelObserver({ meterProvider: telemetry.meterProvider });
-    native.bindRuntime({
-      stats: () => ({ ...stats(1), detachedHighWater: 9 }) as RuntimeStats,
-      options,
-    });
+    expect(await highWater()).toBe(7);
     expect(await highWater()).toBe(9);
     await telemetry.shutdown();
   });

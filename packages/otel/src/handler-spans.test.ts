@@ -1,5 +1,5 @@
 import { context, type HrTime, trace } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { type CreateRuntimeOptions, createRuntime, type Handler } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { createTestAdapter } from '@rt/testing';

@@ -41,10 +41,6 @@ export class RtMetrics {
   readonly #stateErrors: Counter;
   readonly #notices: Counter;
   #gauges: readonly ObservableGauge[] | undefined;
-  /** Deferred deliveries between admission and outcome, as seen in observations. */
-  #deferredOpen = 0;
-  /** The largest `#deferredOpen` or sampled `detachedInFlight` so far (high-water fallback). */
-  #peak = 0;
 
   constructor(provider: MeterProvider, tenantCardinality: number) {
     const meter = provider.getMeter(SCOPE_NAME);
@@ -96,10 +92,6 @@ export class RtMetrics {
 
   admitted(o: Of<'dispatch_admitted'>): void {
     this.#received.add(1, this.#adapterShape(o.event.adapter, o.event.shape));
-    if (o.mode === 'deferred') {
-      this.#deferredOpen += 1;
-      if (this.#deferredOpen > this.#peak) this.#peak = this.#deferredOpen;
-    }
   }
 
   rejected(o: Of<'admission_rejected'>): void {
@@ -122,7 +114,6 @@ export class RtMetrics {
   finished(o: Of<'dispatch_finished'>, wasAdmitted: boolean): void {
     const { adapter, shape } = o.event;
     if (!wasAdmitted) this.#received.add(1, this.#adapterShape(adapter, shape));
-    else if (o.mode === 'deferred' && this.#deferredOpen > 0) this.#deferredOpen -= 1;
     const attrs = this.#byOutcome.get(adapter, shape, o.outcome, () => ({
       [ATTR.adapter]: adapter,
       [ATTR.shape]: shape,
@@ -220,7 +211,7 @@ export class RtMetrics {
       try {
         const s = stats();
         result.observe(inFlight, s.detachedInFlight);
-        result.observe(highWater, this.#highWater(s));
+        result.observe(highWater, s.detachedHighWater);
         result.observe(parked, s.parked);
         result.observe(syncInFlight, s.syncInFlight);
         const { top, rest } = hottestTenants(s.perTenantInFlight, this.#tenantCardinality);
@@ -238,18 +229,6 @@ export class RtMetrics {
     const observables: Observable[] = [...this.#gauges];
     meter.addBatchObservableCallback(callback, observables);
     return () => meter.removeBatchObservableCallback(callback, observables);
-  }
-
-  /**
-   * `stats().detachedHighWater` when the core provides it; otherwise the largest in-flight count
-   * this observer saw (at each admission and each collection), which can miss a peak made of
-   * duplicates or of abandoned handlers still holding slots.
-   */
-  #highWater(s: RuntimeStats): number {
-    const native = (s as { readonly detachedHighWater?: unknown }).detachedHighWater;
-    if (typeof native === 'number') return native;
-    if (s.detachedInFlight > this.#peak) this.#peak = s.detachedInFlight;
-    return this.#peak;
   }
 
   #adapterShape(adapter: string, shape: string): Attributes {

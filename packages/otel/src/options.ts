@@ -6,14 +6,14 @@ export interface OtelObserverOptions {
    * Where metrics go. Omitted: no metrics at all (nothing is recorded or allocated for them).
    * Pass `metrics.getMeterProvider()` from `@opentelemetry/api` to use the global provider.
    */
-  readonly meterProvider?: MeterProvider;
+  readonly meterProvider?: MeterProvider | undefined;
   /**
    * Where spans go. Omitted: no spans, and the observer carries no `aroundHandler`. Pass
    * `trace.getTracerProvider()` to use the global one. Context propagation into handlers (their
    * own spans nesting under `rt.handler`) needs a context manager, e.g.
    * `AsyncLocalStorageContextManager` from `@opentelemetry/context-async-hooks`.
    */
-  readonly tracerProvider?: TracerProvider;
+  readonly tracerProvider?: TracerProvider | undefined;
   /**
    * How many tenants get their own `rt.tenant` label; every other tenant is `other`.
    * `rt.admission.rejected` gives labels to the first N tenants found hot (rejected at least
@@ -21,20 +21,20 @@ export interface OtelObserverOptions {
    * never churn; `rt.tenant.in_flight` reports the N hottest tenants at each collection.
    * Integer >= 0. Default 20.
    */
-  readonly tenantCardinality?: number;
+  readonly tenantCardinality?: number | undefined;
   /** Also make a span for deliveries no handler matched (`unrouted`). Default false: they are noise. */
-  readonly traceUnrouted?: boolean;
+  readonly traceUnrouted?: boolean | undefined;
   /**
    * Put an outcome error's message and stack on its span (`exception.message`,
    * `exception.stacktrace`). Default false: messages may quote user input, so only the error's
    * type (`error.type`: its `code`, else its `name`) is recorded.
    */
-  readonly recordErrorMessages?: boolean;
+  readonly recordErrorMessages?: boolean | undefined;
   /**
    * Receives a `RecordingError` whenever a meter, tracer or processor throws. Default: ignore.
    * Whatever it throws is contained too.
    */
-  readonly onError?: (error: Error) => void;
+  readonly onError?: ((error: Error) => void) | undefined;
 }
 
 /** The options with every default filled in. */

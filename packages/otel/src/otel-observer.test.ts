@@ -1,5 +1,5 @@
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ATTR, METRICS, OTHER_TENANT, SPANS } from './names.js';
 import { failureRun, outcomeRun } from './test-support/scripted-run.js';

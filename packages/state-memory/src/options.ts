@@ -8,18 +8,18 @@ export interface MemoryStateOptions {
    * The clock, epoch milliseconds. Every expiry decision reads it, so tests can drive TTLs with a
    * fake clock. Default `Date.now`.
    */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /**
    * How often the background sweeper reclaims expired marks and locks, in milliseconds. The timer
    * is `unref()`ed and only armed while something is scheduled. Default 1000.
    */
-  sweepIntervalMs?: number;
+  sweepIntervalMs?: number | undefined;
   /**
    * The most expiry checks one sweeper tick performs. When more are due, the next tick follows
    * right away (on a fresh macrotask), so a flood of expiries never blocks the event loop for long.
    * Default 1000.
    */
-  sweepBatchSize?: number;
+  sweepBatchSize?: number | undefined;
 }
 
 /** `MemoryStateOptions` with every default filled in. */

@@ -6,14 +6,14 @@ import type { Cluster, Redis, RedisOptions } from 'ioredis';
 /** Options shared by both ways of connecting. */
 export interface RedisStateCommonOptions {
   /** Prefix of every Redis key and channel the State uses. Must not contain `{` or `}`. Default `'rt:'`. */
-  prefix?: string;
+  prefix?: string | undefined;
   /**
    * The whole budget of one operation in milliseconds, from the call until the reply: waiting for
    * the connection to be ready plus the command (and its NOSCRIPT fallback). Past it the operation
    * rejects with `StateUnavailableError`. A command already sent may still run on the server.
    * Default 1000.
    */
-  commandTimeoutMs?: number;
+  commandTimeoutMs?: number | undefined;
   /**
    * How long a lock's fence key outlives its lease, in milliseconds. While it lives the next fence
    * is the last plus at least one, whatever the clocks do; after it expired the fence falls back to
@@ -22,17 +22,17 @@ export interface RedisStateCommonOptions {
    * (see the README). Costs one small key per lock key used within this window. Default
    * 3_600_000 (1 h).
    */
-  fenceRetentionMs?: number;
+  fenceRetentionMs?: number | undefined;
   /**
    * Milliseconds to wait for a TCP connection before the attempt counts as failed (the State's
    * connection then retries with backoff). Default 2000.
    */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: number | undefined;
   /**
    * The longest pause between reconnection attempts of the State's connections, in milliseconds.
    * They reconnect forever, with exponential backoff up to this cap. Default 2000.
    */
-  maxReconnectDelayMs?: number;
+  maxReconnectDelayMs?: number | undefined;
 }
 
 /**
@@ -64,7 +64,7 @@ export interface RedisStateUrlOptions extends RedisStateCommonOptions {
    * `RESERVED_REDIS_OPTIONS` (construction throws a `TypeError`); the State's fail-fast settings
    * are applied after these in any case.
    */
-  redisOptions?: Omit<RedisOptions, ReservedRedisOption>;
+  redisOptions?: Omit<RedisOptions, ReservedRedisOption> | undefined;
 }
 
 /**

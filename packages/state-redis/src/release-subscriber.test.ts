@@ -43,7 +43,7 @@ describe('release wake-ups when the subscriber connection is lost', () => {
     await until(async () => (await subscriberCount(admin, `${prefix}lock-released`)) === 1);
     const [before] = await subscriberIds();
 
-    expect(Number(await admin.client('KILL', 'TYPE', 'pubsub'))).toBe(1);
+    expect(Number(await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub'))).toBe(1);
     await until(async () => {
       const ids = await subscriberIds();
       return ids.length === 1 && ids[0] !== before;

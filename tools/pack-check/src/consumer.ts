@@ -24,21 +24,40 @@ function npmEnv(): NodeJS.ProcessEnv {
   return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false' };
 }
 
-/** Creates `dir` as an ESM npm project and installs `tarballs` plus Node's type definitions. */
+/** `npm install` with quiet flags, in `dir`. */
+function npmInstall(dir: string, specs: readonly string[]): Promise<unknown> {
+  return run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
+    cwd: dir,
+    env: npmEnv(),
+  });
+}
+
+/**
+ * Creates `dir` as an ESM npm project and installs `tarballs` plus `extra` (default Node's type
+ * definitions, `@types/node@^20`), then runs `npm install` once more: a project the install left
+ * in a state npm refuses (an overridden peer range, `ERESOLVE`) fails here.
+ */
 export async function createConsumerProject(
   dir: string,
   tarballs: readonly string[],
+  extra: readonly string[] = ['@types/node@^20'],
 ): Promise<void> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'package.json'),
     `${JSON.stringify({ name: 'rt-pack-check-consumer', private: true, type: 'module' }, null, 2)}\n`,
   );
-  await run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, '@types/node@^20'],
-    { cwd: dir, env: npmEnv() },
-  );
+  await npmInstall(dir, [...tarballs, ...extra]);
+  await npmInstall(dir, []);
+}
+
+/** The version npm's registry calls latest for `name` (`npm view NAME version`). */
+export async function latestVersion(name: string): Promise<string> {
+  const { stdout } = await run('npm', ['view', name, 'version'], {
+    cwd: FIXTURE_DIR,
+    env: npmEnv(),
+  });
+  return stdout.trim();
 }
 
 /**

@@ -2,7 +2,17 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileAndRunBot, createConsumerProject } from './consumer.js';
+import { compileAndRunBot, createConsumerProject, latestVersion } from './consumer.js';
+import { checkDocs, type DocsReport, formatProblems } from './docs/check-docs.js';
+import {
+  BROKEN_DOCS,
+  CHECK_REPOSITORY_DOCS,
+  DOCS_LIBRARIES,
+  FIXTURE_TEMPLATES,
+  GOOD_DOCS,
+  REPOSITORY_DOCS,
+  REPOSITORY_TEMPLATES,
+} from './docs/docs-fixtures.js';
 import { peerRangeProblem } from './peer-range.js';
 import { sourceMapProblems } from './source-maps.js';
 import {
@@ -154,6 +164,82 @@ describe('published packages, packed and installed outside the workspace', () =>
       'edited {"content":"pong: word:hello"}',
       'outcomes completed=1',
     ]);
+  });
+
+  it('a project of only core, state-memory and testing type-checks with no @types of its own', async () => {
+    const project = join(tmp, 'test-kit');
+    const tarballs = (['core', 'state-memory', 'testing'] as const).map(
+      (dir) => (packed.get(dir) as PackedPackage).tarball,
+    );
+    await createConsumerProject(project, tarballs, []);
+    expect(existsSync(join(project, 'node_modules/@types/node/package.json'))).toBe(true);
+    expect(existsSync(join(project, 'node_modules/@types/ws/package.json'))).toBe(true);
+    const output = await compileAndRunBot(project, 'test-kit.ts');
+    expect(output.trim().split('\n')).toEqual(['fake true', 'ok']);
+  });
+
+  describe('the docs: every fenced TypeScript block, in one consumer project of every tarball', () => {
+    const project = join(tmp, 'docs');
+    beforeAll(async () => {
+      const typesNode = await latestVersion('@types/node');
+      const tarballs = PUBLISHED_PACKAGES.map((dir) => (packed.get(dir) as PackedPackage).tarball);
+      await createConsumerProject(project, tarballs, [
+        `@types/node@${typesNode}`,
+        ...DOCS_LIBRARIES,
+      ]);
+      const installed = JSON.parse(
+        readFileSync(join(project, 'node_modules/@types/node/package.json'), 'utf8'),
+      ) as { version: string };
+      expect(installed.version).toBe(typesNode);
+    });
+
+    const check = (
+      root: string,
+      templatesDir: string,
+      templatesLabel: string,
+    ): Promise<DocsReport> => checkDocs({ root, templatesDir, templatesLabel, project });
+
+    it('type-checks and runs every block of the fixture docs (each marker kind)', async () => {
+      const report = await check(GOOD_DOCS, FIXTURE_TEMPLATES, 'fixture/docs/snippets');
+      expect(formatProblems(report.problems)).toBe('');
+      expect(report.blocks.map((block) => `${block.file}:${block.line} ${block.kind}`)).toEqual([
+        'README.md:13 run',
+        'README.md:39 program',
+        'README.md:59 fragment',
+        'README.md:67 nocheck',
+        'packages/state-redis/README.md:4 fragment',
+        'examples/discord/README.md:4 run',
+        'docs/telemetry.md:4 program',
+      ]);
+      expect({ checked: report.checked, ran: report.ran }).toEqual({ checked: 6, ran: 2 });
+    });
+
+    it('reports every failing block at its document line with the compiler message', async () => {
+      const report = await check(BROKEN_DOCS, FIXTURE_TEMPLATES, 'fixture/docs/snippets');
+      const lines = formatProblems(report.problems).split('\n');
+      const expected = [
+        /^README\.md:6:40: error TS2304: Cannot find name 'undefinedState'\.$/,
+        /^README\.md:10: ts run: still running 2 s after SIGTERM/,
+        /^README\.md:32: fragment=missing: fixture\/docs\/snippets\/missing\.ts does not exist$/,
+        /^README\.md:36:\d+: error TS2345: Argument of type 'number' is not assignable/,
+        /^README\.md:40: unknown marker "runn": use ts, ts run, ts fragment=NAME or ts nocheck$/,
+        /^docs\/page\.md:7:\d+: error TS2322: Type 'string' is not assignable to type 'number'/,
+      ];
+      expect(lines).toHaveLength(expected.length);
+      for (const [index, pattern] of expected.entries()) expect(lines[index]).toMatch(pattern);
+    });
+
+    it.runIf(CHECK_REPOSITORY_DOCS)(
+      'type-checks and runs every block of the repository docs',
+      async () => {
+        const report = await check(
+          REPOSITORY_DOCS,
+          REPOSITORY_TEMPLATES,
+          'tools/pack-check/snippets',
+        );
+        expect(formatProblems(report.problems)).toBe('');
+      },
+    );
   });
 });
 

@@ -28,39 +28,39 @@ export interface DiscordGatewayOptions {
    * messages, message content (privileged: enable it in the Developer Portal), direct messages,
    * and guild and DM reactions.
    */
-  readonly intents?: number | readonly number[];
+  readonly intents?: number | readonly number[] | undefined;
   /** Which bot-authored messages are dispatched. Default `ignore`. */
-  readonly botMessages?: BotMessagePolicy;
+  readonly botMessages?: BotMessagePolicy | undefined;
   /** The visible signal for a refused message. Default `reply`. */
-  readonly busySignal?: MessageBusySignal;
+  readonly busySignal?: MessageBusySignal | undefined;
   /** The emoji of `busySignal: 'reaction'` (unicode, or `name:id`). Default `⏳`. */
-  readonly busyReaction?: string;
+  readonly busyReaction?: string | undefined;
   /**
    * Dispatch INTERACTION_CREATE (for apps without an Interactions Endpoint URL; with one, Discord
    * sends interactions only over HTTP). Default `true`.
    */
-  readonly interactions?: boolean;
+  readonly interactions?: boolean | undefined;
   /** Dispatch MESSAGE_REACTION_ADD and _REMOVE as `reaction` events. Default `true`. */
-  readonly reactions?: boolean;
+  readonly reactions?: boolean | undefined;
   /**
    * Other dispatch names (`GUILD_MEMBER_ADD`, ...) to hand to handlers as `raw` events (route with
    * `onEvent(name)`). Default none.
    */
-  readonly rawDispatches?: readonly string[];
+  readonly rawDispatches?: readonly string[] | undefined;
   /**
    * How long the gateway may stay disconnected (while discord.js reconnects) before a
    * `gateway_disconnected` notice tells operators; `gateway_reconnected` follows when it is back.
    * Default 30000.
    */
-  readonly disconnectedAlertMs?: number;
+  readonly disconnectedAlertMs?: number | undefined;
   /** How long `start()` waits for the client to be ready (READY and every guild). Default 60000. */
-  readonly readyTimeoutMs?: number;
+  readonly readyTimeoutMs?: number | undefined;
   /**
    * Further `discord.js` `ClientOptions` (`waitGuildTimeout`, `ws`, `rest` timeouts, ...), for
    * tuning. They override the adapter's `partials` (`[Partials.Channel]`, needed for DMs); `rest`
    * is merged over `{ api: apiUrl }`; `intents` always come from `intents`.
    */
-  readonly clientOptions?: Readonly<Partial<Omit<ClientOptions, 'intents'>>>;
+  readonly clientOptions?: Readonly<Partial<Omit<ClientOptions, 'intents'>>> | undefined;
 }
 
 /** The default intents: guilds, guild messages, message content, DMs, guild and DM reactions. */

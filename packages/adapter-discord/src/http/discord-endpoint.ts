@@ -27,10 +27,11 @@ export function discordEndpoint(
     ackDeadlineMs: options.ackDeadlineMs,
     syncDeadlineMs: options.syncDeadlineMs,
     notice: deps.notice,
-    checkHeaders: (request) =>
+    checkHeaders: (request, receivedAt) =>
       checkSignatureHeaders(
         request.header('x-signature-ed25519'),
         request.header('x-signature-timestamp'),
+        { nowMs: receivedAt, toleranceMs: options.signatureToleranceMs },
       ),
     verify: (rawBody, request) =>
       verifyDiscordSignature({

@@ -33,12 +33,21 @@ const tampered: readonly [string, Tamper][] = [
   [
     'a tampered timestamp',
     (h, body) => {
-      const headers = h.signer.sign(body, 1_700_000_000);
+      const now = Math.floor(Date.now() / 1000);
+      const headers = h.signer.sign(body, now);
       return h.signer.request(body, {
         unsigned: true,
-        headers: { ...headers, 'x-signature-timestamp': '1700000001' },
+        headers: { ...headers, 'x-signature-timestamp': String(now - 1) },
       });
     },
+  ],
+  [
+    'correctly signed 16 minutes ago (a replay)',
+    (h, body) => h.signer.request(body, { timestamp: Math.floor(Date.now() / 1000) - 16 * 60 }),
+  ],
+  [
+    'correctly signed 16 minutes in the future',
+    (h, body) => h.signer.request(body, { timestamp: Math.floor(Date.now() / 1000) + 16 * 60 }),
   ],
   ['no signature headers', (h, body) => h.signer.request(body, { unsigned: true })],
   [
@@ -162,5 +171,58 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
       });
       expect((await transport.serve(adapter)(signer.request(buildButton()))).status).toBe(503);
     });
+  });
+});
+
+describe('the freshness window', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it("refuses a request outside signatureToleranceMs of the adapter's clock, with a stale_timestamp notice", async () => {
+    const nowMs = 1_800_000_000_000;
+    h = await startHarness({ adapter: { clock: () => nowMs, signatureToleranceMs: 60_000 } });
+    h.runtime.on(
+      () => true,
+      async () => {},
+    );
+    const body = JSON.stringify(buildButton());
+    const signedAt = (s: number) => h?.signer.request(body, { timestamp: s }) as Request;
+    const nowS = nowMs / 1000;
+
+    expect((await h.adapter.handler(signedAt(nowS - 61))).status).toBe(401);
+    expect((await h.adapter.handler(signedAt(nowS + 61))).status).toBe(401);
+    expect(h.notices('signature_rejected').map((n) => n.detail)).toEqual([
+      { reason: 'stale_timestamp' },
+      { reason: 'stale_timestamp' },
+    ]);
+    expect(h.runtime.stats().received).toBe(0);
+
+    const fresh = await h.adapter.handler(signedAt(nowS - 60));
+    expect(fresh.status).toBe(200);
+    expect(await fresh.json()).toEqual({ type: 6 });
+  });
+
+  it('accepts a request signed 14 minutes ago by default (15 minutes, an interaction token)', async () => {
+    h = await startHarness();
+    h.runtime.on(
+      () => true,
+      async () => {},
+    );
+    const response = await h.adapter.handler(
+      h.signer.request(buildButton(), { timestamp: Math.floor(Date.now() / 1000) - 14 * 60 }),
+    );
+    expect(response.status).toBe(200);
+  });
+
+  it('refuses a signatureToleranceMs that is not a positive integer, naming it', () => {
+    const base = { applicationId: '100000000000000001', token: 't' };
+    for (const signatureToleranceMs of [0, -1, 1.5, Number.NaN]) {
+      expect(() => createDiscordAdapter({ ...base, signatureToleranceMs })).toThrow(
+        /signatureToleranceMs/,
+      );
+    }
   });
 });

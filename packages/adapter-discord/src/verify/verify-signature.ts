@@ -1,10 +1,14 @@
 import { type KeyObject, verify } from 'node:crypto';
+import { type Freshness, isFresh } from './freshness.js';
+
+export type { Freshness } from './freshness.js';
 
 /** Why a request failed verification (carried by the `signature_rejected` notice). */
 export type SignatureFailure =
   | 'missing_headers'
   | 'malformed_signature'
   | 'malformed_timestamp'
+  | 'stale_timestamp'
   | 'signature_mismatch';
 
 /** The outcome of a signature check. */
@@ -18,16 +22,21 @@ const TIMESTAMP_PATTERN = /^\d{1,15}$/;
 
 /**
  * Checks the shape of `X-Signature-Ed25519` (128 hex characters: 64 bytes) and
- * `X-Signature-Timestamp` (decimal seconds) without reading the body. Discord documents no
- * freshness window, so none is applied.
+ * `X-Signature-Timestamp` (decimal seconds) without reading the body, and, given `freshness`,
+ * that the timestamp lies within `freshness.toleranceMs` of `freshness.nowMs` either way
+ * (`stale_timestamp` otherwise; see `isFresh`). Without `freshness` no window is applied.
  */
 export function checkSignatureHeaders(
   signature: string | null,
   timestamp: string | null,
+  freshness?: Freshness | undefined,
 ): SignatureCheck {
   if (signature === null || timestamp === null) return { ok: false, reason: 'missing_headers' };
   if (!SIGNATURE_PATTERN.test(signature)) return { ok: false, reason: 'malformed_signature' };
   if (!TIMESTAMP_PATTERN.test(timestamp)) return { ok: false, reason: 'malformed_timestamp' };
+  if (freshness !== undefined && !isFresh(timestamp, freshness)) {
+    return { ok: false, reason: 'stale_timestamp' };
+  }
   return { ok: true };
 }
 
@@ -41,8 +50,10 @@ export function verifyDiscordSignature(input: {
   readonly signature: string | null;
   readonly timestamp: string | null;
   readonly rawBody: string;
+  /** The freshness window; omitted, a timestamp of any age passes. */
+  readonly freshness?: Freshness | undefined;
 }): SignatureCheck {
-  const headers = checkSignatureHeaders(input.signature, input.timestamp);
+  const headers = checkSignatureHeaders(input.signature, input.timestamp, input.freshness);
   if (!headers.ok) return headers;
   const message = Buffer.from(`${input.timestamp}${input.rawBody}`, 'utf8');
   try {

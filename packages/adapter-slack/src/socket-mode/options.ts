@@ -15,29 +15,31 @@ export interface SlackSocketModeOptions {
    * Base URL of `apps.connections.open` (tests point it at the fake of `@rt/testing/slack`).
    * Default the adapter's `apiUrl`.
    */
-  readonly apiUrl?: string;
+  readonly apiUrl?: string | undefined;
   /**
    * First wait before reconnecting after a failed connect or a dropped socket; each consecutive
    * failure doubles it (with jitter) up to `reconnectMaxDelayMs`. A `disconnect` frame asking for
    * a new connection (`refresh_requested`, `warning`) reconnects at once. Default 1000.
    */
-  readonly reconnectMinDelayMs?: number;
+  readonly reconnectMinDelayMs?: number | undefined;
   /** Longest wait between reconnect attempts. Default 30 000. */
-  readonly reconnectMaxDelayMs?: number;
+  readonly reconnectMaxDelayMs?: number | undefined;
   /** How long the client waits for a pong to its pings before it drops the socket. Default 5000. */
-  readonly clientPingTimeoutMs?: number;
+  readonly clientPingTimeoutMs?: number | undefined;
   /** How long the client waits for Slack's next ping before it drops the socket. Default 30 000. */
-  readonly serverPingTimeoutMs?: number;
+  readonly serverPingTimeoutMs?: number | undefined;
   /**
    * The lowest level of the client library's log lines that become `adapter_notice`s named
    * `socket_mode_log` (`detail: { level, message }`). Default `warn`.
    */
-  readonly logLevel?: SocketModeLogLevel;
+  readonly logLevel?: SocketModeLogLevel | undefined;
   /**
    * Options of the client's own `WebClient` (it only calls `apps.connections.open`), over the
    * defaults: a 10 s timeout and no retries (the transport retries with its own backoff).
    */
-  readonly clientOptions?: Omit<NonNullable<SocketModeOptions['clientOptions']>, 'slackApiUrl'>;
+  readonly clientOptions?:
+    | Omit<NonNullable<SocketModeOptions['clientOptions']>, 'slackApiUrl'>
+    | undefined;
 }
 
 /** Defaults of the optional Socket Mode settings. */

@@ -9,15 +9,15 @@ import { checkNonEmptyText, checkPositiveInteger } from './option-checks.js';
  */
 export interface AnswerOptions<Shape extends string> {
   /** Text of the visible busy signal when admission is refused for capacity. */
-  readonly busyText?: string;
+  readonly busyText?: string | undefined;
   /** Text of the visible signal when the runtime is shutting down or its State failed. */
-  readonly unavailableText?: string;
+  readonly unavailableText?: string | undefined;
   /**
    * Time budget of each late busy signal: a follow-up call telling the user that an acknowledged
    * delivery was dropped. The call is aborted when it runs out; failures become `adapter_notice`
    * observations named `busy_signal_failed`. It never delays the acknowledgement. Default 2000.
    */
-  readonly busySignalTimeoutMs?: number;
+  readonly busySignalTimeoutMs?: number | undefined;
   /**
    * The latest moment, counted from the request's receipt, at which a dispatched delivery is
    * answered (the platform gives up after its own limit: 3 s on Slack and Discord). When the
@@ -26,23 +26,23 @@ export interface AnswerOptions<Shape extends string> {
    * `adapter_notice` named `ack_deadline_passed`, and lets the dispatch go on without answering
    * again. A positive integer, at most the platform's limit. Default 2500.
    */
-  readonly ackDeadlineMs?: number;
+  readonly ackDeadlineMs?: number | undefined;
   /**
    * When the abort signal of sync dispatches fires, counted from the request's receipt, so a
    * handler that honours it still answers within `ackDeadlineMs`. A positive integer below
    * `ackDeadlineMs`. Default 80 % of `ackDeadlineMs` (2000).
    */
-  readonly syncDeadlineMs?: number;
+  readonly syncDeadlineMs?: number | undefined;
   /**
    * The adapter's dispatch mode per shape (`'sync'` or `'deferred'`), merged over its defaults.
    * Runtime `dispatchModes` still take precedence. An unknown shape or mode throws `TypeError`.
    */
-  readonly dispatchModes?: Readonly<Partial<Record<Shape, DispatchMode>>>;
+  readonly dispatchModes?: Readonly<Partial<Record<Shape, DispatchMode>>> | undefined;
   /**
    * The adapter's wall clock (epoch ms): `RtEvent.receivedAt`, and any window the adapter checks
    * against now (a request signature's timestamp). Default `Date.now`.
    */
-  readonly clock?: () => number;
+  readonly clock?: (() => number) | undefined;
 }
 
 /** Defaults of the answer options every adapter shares (`dispatchModes` is the adapter's own). */

@@ -9,6 +9,7 @@ import { type PreludeHost, runPrelude } from '../dispatch/prelude.js';
 import { ShutdownError } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 import { LockManager } from '../locks/lock-manager.js';
+import { observersWithLogger } from '../observe/default-logger.js';
 import { instrumentHandlers } from '../observe/handler-instrumentation.js';
 import type { DispatchMode, Observation } from '../observe/observation.js';
 import { ObserverSet } from '../observe/observers.js';
@@ -68,7 +69,10 @@ class RtRuntime implements Runtime {
   constructor(options: ResolvedRuntimeOptions) {
     this.options = options;
     this.#admission = new AdmissionController(options.maxDetached, options.maxDetachedPerTenant);
-    this.#observers = new ObserverSet(options.observers, options.onObserverError);
+    this.#observers = new ObserverSet(
+      observersWithLogger(options.observers, options.logger),
+      options.onObserverError,
+    );
     setMaxListeners(0, this.#shutdownController.signal);
     const emit = (observation: Observation) => this.#emit(observation);
     const observeWork = (observation: Observation) => {
@@ -87,7 +91,7 @@ class RtRuntime implements Runtime {
           this.#observers.failed(error),
         ),
         threads: this.#threads,
-        observeActions: options.observers.length > 0 ? observeWork : undefined,
+        observeActions: this.#observers.active ? observeWork : undefined,
       },
     );
     this.#locks = new LockManager(options.state, options.lockTtlMs, observeWork);

@@ -1,5 +1,6 @@
 import type { Adapter } from '../adapter/adapter.js';
 import type { LockScope } from '../locks/lock-scope.js';
+import type { RtLogger } from '../observe/logger.js';
 import type { DispatchMode, Observation, Observer } from '../observe/observation.js';
 import type { State } from '../state/state.js';
 
@@ -14,17 +15,17 @@ export interface ConcurrencyOptions {
    */
   readonly strategy: StrategyName;
   /** debounce: quiet period after the latest delivery before the survivor runs. Default 1000. */
-  readonly debounceMs?: number;
+  readonly debounceMs?: number | undefined;
   /** concurrent: handlers running at once per scope; unset means unlimited (no waiting line). */
-  readonly maxConcurrent?: number;
+  readonly maxConcurrent?: number | undefined;
   /** burst: members arriving within this many ms of a batch's first member join it. Default 1000. */
-  readonly burstWindowMs?: number;
+  readonly burstWindowMs?: number | undefined;
   /** burst: a batch closes at this many members and the next one opens. Default 50. */
-  readonly maxBatch?: number;
+  readonly maxBatch?: number | undefined;
   /** queue/debounce: first back-off when polling a lock held elsewhere. Default 50. */
-  readonly lockPollInitialMs?: number;
+  readonly lockPollInitialMs?: number | undefined;
   /** queue/debounce: back-off cap when polling a lock held elsewhere. Default 2000. */
-  readonly lockPollMaxMs?: number;
+  readonly lockPollMaxMs?: number | undefined;
 }
 
 /** Dispatch modes for one adapter: its default and per-shape overrides. */
@@ -95,10 +96,25 @@ export interface RuntimeOptions {
   readonly onObserverError:
     | ((error: unknown, observation: Observation | undefined) => void)
     | undefined;
+  /**
+   * Where warnings and errors go (failed, timed-out and preempted handlers, prelude errors,
+   * admission refusals, State failures, and adapter notices of warning or error level such as
+   * failed outbound calls, connection trouble, deadline misses): an `RtLogger`, called as
+   * `warn(fields, message)` / `error(fields, message)` (pino's order; `console` works too),
+   * rate-limited and redacted by `logObserver`. Unset: a stderr logger, installed only when
+   * `observers` is empty (an observer is then expected to report). `false`: nothing is logged.
+   */
+  readonly logger: RtLogger | false | undefined;
 }
 
-/** What `createRuntime` accepts: `state` plus any option to override. */
-export type CreateRuntimeOptions = Partial<Omit<RuntimeOptions, 'state'>> & {
+/**
+ * What `createRuntime` accepts: `state` plus any option to override. An option set to
+ * `undefined` takes its default (so `maxDetached: env.MAX ? Number(env.MAX) : undefined` works
+ * under `exactOptionalPropertyTypes`).
+ */
+export type CreateRuntimeOptions = {
+  readonly [K in Exclude<keyof RuntimeOptions, 'state'>]?: RuntimeOptions[K] | undefined;
+} & {
   readonly state: State;
 };
 
@@ -118,6 +134,7 @@ export const DEFAULT_RUNTIME_OPTIONS: Readonly<Omit<RuntimeOptions, 'state'>> = 
   shutdownAbandonMs: 5_000,
   observers: Object.freeze([]) as readonly Observer[],
   onObserverError: undefined,
+  logger: undefined,
 });
 
 /** Concurrency defaults. */

@@ -37,9 +37,9 @@ export interface RuntimeStats {
 /** Options of `runtime.shutdown`. */
 export interface ShutdownOptions {
   /** How long running handlers get before their signal aborts with `ShutdownError`. */
-  readonly graceMs?: number;
+  readonly graceMs?: number | undefined;
   /** Overrides `shutdownAbandonMs` for this call. */
-  readonly abandonAfterMs?: number;
+  readonly abandonAfterMs?: number | undefined;
 }
 
 /** A chat bot runtime. Create one with `createRuntime`. */

@@ -1,3 +1,4 @@
+import { isRtLogger } from '../observe/logger.js';
 import {
   type CreateRuntimeOptions,
   DEFAULT_CONCURRENCY,
@@ -116,6 +117,9 @@ export function resolveRuntimeOptions(input: CreateRuntimeOptions): ResolvedRunt
     throw new TypeError(`observers[${instrumentation}].aroundHandler must be a function`);
   }
   if (!Array.isArray(merged.adapters)) throw new TypeError('adapters must be an array');
+  if (merged.logger !== undefined && merged.logger !== false && !isRtLogger(merged.logger)) {
+    throw new TypeError('logger must be false or an object with warn and error methods');
+  }
   return Object.freeze({
     ...merged,
     state,

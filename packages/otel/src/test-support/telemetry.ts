@@ -11,11 +11,11 @@ import {
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
 import {
-  BasicTracerProvider,
   InMemorySpanExporter,
   type ReadableSpan,
   SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 
 /** One metric data point, flattened for assertions. */
 export interface Point {
@@ -34,7 +34,7 @@ export interface Point {
  */
 export interface Telemetry {
   readonly meterProvider: MeterProvider;
-  readonly tracerProvider: BasicTracerProvider;
+  readonly tracerProvider: TracerProvider;
   /** Collects now and returns every point of every metric. */
   points(): Promise<Point[]>;
   /** Points of one metric. */
@@ -55,8 +55,8 @@ export function createTelemetry(readers: readonly MetricReader[] = []): Telemetr
   });
   const meterProvider = new MeterProvider({ readers: [reader, ...readers] });
   const spanExporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(spanExporter)],
+  const tracerProvider = new TracerProvider({
+    spanProcessors: [new SimpleSpanProcessor({ exporter: spanExporter })],
   });
   const points = async (): Promise<Point[]> => {
     metricExporter.reset();

@@ -1,0 +1,42 @@
+/**
+ * Which documents the pack check's docs test checks. On this branch the real READMEs predate the
+ * snippet convention, so the test checks committed fixtures that exercise every marker kind (and
+ * one of each failure); `pnpm --filter @rt/pack-check check-docs` checks the real documents and
+ * prints every failing block. Once the documents follow the convention, set
+ * `CHECK_REPOSITORY_DOCS` to `true` and the test checks them too.
+ */
+import { fileURLToPath } from 'node:url';
+import { WORKSPACE_ROOT } from '../workspace.js';
+
+/** Whether the docs test also checks the repository's own documents. */
+export const CHECK_REPOSITORY_DOCS = false;
+
+/** The fixture tree whose every block is correct. */
+export const GOOD_DOCS = fileURLToPath(new URL('../../fixture/docs/good/', import.meta.url));
+/** The fixture tree with one failure of each kind. */
+export const BROKEN_DOCS = fileURLToPath(new URL('../../fixture/docs/broken/', import.meta.url));
+/** The fixtures' fragment templates. */
+export const FIXTURE_TEMPLATES = fileURLToPath(
+  new URL('../../fixture/docs/snippets/', import.meta.url),
+);
+
+/** The repository's documents and the docs' fragment templates (`tools/pack-check/snippets/`). */
+export const REPOSITORY_DOCS = WORKSPACE_ROOT;
+export const REPOSITORY_TEMPLATES = fileURLToPath(new URL('../../snippets/', import.meta.url));
+
+/**
+ * What the docs consumer project installs beside the tarballs: the current `@types/node` (pinned
+ * to the registry's latest by the caller), and the libraries the documents tell a reader to
+ * install with rt, each at its latest (so a peer range that no longer admits the latest fails the
+ * install): ioredis, OpenTelemetry's API, SDK and Prometheus exporter, and vitest (the test kit's
+ * examples). A document that imports another library needs it added here.
+ */
+export const DOCS_LIBRARIES = [
+  'ioredis',
+  '@opentelemetry/api',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/exporter-prometheus',
+  '@opentelemetry/sdk-metrics',
+  '@opentelemetry/sdk-trace',
+  'vitest',
+] as const;
