@@ -1,13 +1,14 @@
 /**
  * A load generator process with its own pacing: argv[2] is JSON `PacedConfig`. Sends `count`
  * unique signed `app_mention` deliveries (built and signed before the clock starts) over a pool of
- * keep-alive connections (undici), either open-loop (delivery `i` is due at `i / rate` seconds,
+ * keep-alive connections (a `node:http` Agent: undici's Pool, tried first, fell behind a 500/s
+ * open-loop load that this client keeps up with), either open-loop (delivery `i` is due at `i / rate` seconds,
  * sent then whatever the answers so far; its latency counts from when it was due, so a client or
  * server falling behind shows as latency, not as a lower rate) or closed-loop (`connections`
  * senders, each sending its next delivery when its previous one is answered: full speed). The
  * result is sent as `{ type: 'result', ...PacedResult }` over IPC, then the process exits.
  */
-import { Pool } from 'undici';
+import { Agent, request } from 'node:http';
 import { deliveryFactory } from '../ack/deliveries.js';
 import { quantile } from '../report/stats.js';
 
@@ -41,34 +42,44 @@ const config = JSON.parse(process.argv[2] ?? '{}') as PacedConfig;
 const url = new URL(config.url);
 const next = deliveryFactory(config.run);
 const deliveries = Array.from({ length: config.count }, (_, n) => next(n));
-const pool = new Pool(url.origin, {
-  connections: config.connections,
-  pipelining: 1,
-  headersTimeout: 30_000,
-});
+const agent = new Agent({ keepAlive: true, maxSockets: config.connections });
 const latencies = new Map<number, number[]>();
 let errors = 0;
 let maxMs = 0;
 
-/** Sends delivery `n` and records its status and latency counted from `from`. */
-async function send(n: number, from: number): Promise<void> {
+/** Sends delivery `n` and records its status and latency (to its response head) counted from `from`. */
+function send(n: number, from: number): Promise<void> {
   const delivery = deliveries[n]!;
-  try {
-    const response = await pool.request({
-      path: url.pathname,
-      method: 'POST',
-      headers: delivery.headers,
-      body: delivery.body,
+  return new Promise<void>((resolve) => {
+    const outgoing = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { ...delivery.headers, 'content-length': Buffer.byteLength(delivery.body) },
+        timeout: 30_000,
+      },
+      (response) => {
+        const ms = performance.now() - from;
+        const status = response.statusCode ?? 0;
+        const list = latencies.get(status);
+        if (list === undefined) latencies.set(status, [ms]);
+        else list.push(ms);
+        if (ms > maxMs) maxMs = ms;
+        response.resume();
+        response.once('end', resolve);
+        response.once('error', () => resolve());
+      },
+    );
+    outgoing.once('timeout', () => outgoing.destroy(new Error('timed out')));
+    outgoing.once('error', () => {
+      errors += 1;
+      resolve();
     });
-    const ms = performance.now() - from;
-    await response.body.dump();
-    const list = latencies.get(response.statusCode);
-    if (list === undefined) latencies.set(response.statusCode, [ms]);
-    else list.push(ms);
-    if (ms > maxMs) maxMs = ms;
-  } catch {
-    errors += 1;
-  }
+    outgoing.end(delivery.body);
+  });
 }
 
 const started = performance.now();
@@ -99,7 +110,7 @@ if (config.mode === 'open') {
   sendingEnded = performance.now();
 }
 const seconds = (performance.now() - started) / 1000;
-await pool.close();
+agent.destroy();
 
 const byStatus: Record<string, number> = {};
 const p50ByStatusMs: Record<string, number> = {};

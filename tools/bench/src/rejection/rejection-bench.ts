@@ -135,7 +135,7 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
     title: 'Rejection latency of a full server, open-loop and closed-loop',
     method: [
       `rt's Slack adapter (native listener, memory State) with \`maxDetached\` ${formatCount(sizes.bound)} filled first by ${formatCount(sizes.bound)} deliveries whose handler waits 60 s (checked: all accepted and in flight), so every measured delivery is refused with 503 at admission; ${options.runs} run(s), medians.`,
-      `Then ${formatCount(sizes.warmup)} unmeasured refusals (closed-loop). Open-loop: unique signed \`app_mention\` deliveries offered for ${sizes.openSeconds} s at each of ${sizes.rates.map(formatCount).join(', ')} per second over a pool of ${sizes.connections} keep-alive connections (undici, a 1 ms pacing timer), each latency counted from when the delivery was due, so falling behind counts. Closed-loop: ${formatCount(sizes.closed)} deliveries by ${sizes.connections} senders, each sending when answered (full speed), against the same full server.`,
+      `Then ${formatCount(sizes.warmup)} unmeasured refusals (closed-loop). Open-loop: unique signed \`app_mention\` deliveries offered for ${sizes.openSeconds} s at each of ${sizes.rates.map(formatCount).join(', ')} per second over a pool of ${sizes.connections} keep-alive connections (a `node:http` Agent, a 1 ms pacing timer), each latency counted from when the delivery was due, so falling behind counts. Closed-loop: ${formatCount(sizes.closed)} deliveries by ${sizes.connections} senders, each sending when answered (full speed), against the same full server.`,
       'The load generator is its own process (`rejection/paced-main.ts`); deliveries are built and signed before its clock starts.',
     ],
     tables: [
