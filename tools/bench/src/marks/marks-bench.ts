@@ -5,6 +5,7 @@
  * GCs per mark (the key included: only the store holds it), RSS from the OS, the cost of one mark,
  * and the heap left once the TTL has passed and the sweeper has reclaimed every mark.
  */
+import { loadavg } from 'node:os';
 import { runChild } from '../proc/child.js';
 import type { BenchRunOptions, BenchSection } from '../report/section.js';
 import { formatCount, formatFixed, formatMiB, median } from '../report/stats.js';
@@ -20,6 +21,7 @@ const STORES = [
 /** Runs the marks benchmark. */
 export async function marksBench(options: BenchRunOptions): Promise<BenchSection> {
   const count = options.smoke ? 10_000 : 1_000_000;
+  const loadAverage = loadavg()[0]!;
   const results = new Map<MarksConfig['store'], MarksResult[]>(
     STORES.map(({ store }) => [store, []]),
   );
@@ -62,6 +64,7 @@ export async function marksBench(options: BenchRunOptions): Promise<BenchSection
     name: 'marks',
     title: 'Heap per live dedupe mark (memory State)',
     method: [
+      `Load average when it started: ${formatFixed(loadAverage, 1)} (a shared machine; absolute figures move with it).`,
       `${formatCount(count)} unique marks, TTL ${TTL_MS / 60_000} min, in a fresh process per store and run; ${options.runs} run(s), medians. Each key (\`event:slack:T0ABCDE1234:Ev\` and ten base-36 digits, 37 characters) is built by \`installationMarkKey\` right before its mark, as the runtime builds one per delivery, so only the store holds it: its bytes count.`,
       'Heap per mark = (`heapUsed` after two full GCs with every mark live - the same before the first mark) / marks; RSS per mark likewise from the OS. "After expiry" is the heap once the clock passed the TTL and the sweeper reclaimed every mark (the baseline is cleared instead). Each run also checks that sampled keys are still duplicates 1 ms before their TTL.',
     ],

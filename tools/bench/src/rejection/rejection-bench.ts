@@ -7,6 +7,7 @@
  * sending when answered), whose rate is the server's refusal capacity. Lower offered rates beside
  * the 5,000 show where queueing starts. Both load generators are `rejection/paced-main.ts` in its own process.
  */
+import { loadavg } from 'node:os';
 import type { ServerConfig } from '../ack/server-main.js';
 import { runChild, startChild } from '../proc/child.js';
 import type { BenchRunOptions, BenchSection } from '../report/section.js';
@@ -106,6 +107,7 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
       };
   const targetRate = sizes.rates[sizes.rates.length - 1]!;
   const runs: RejectionRun[] = [];
+  const loadAverage = loadavg()[0]!;
   for (let run = 0; run < options.runs; run += 1) {
     options.log(`rejection: run ${run + 1}/${options.runs}, bound ${sizes.bound} full`);
     runs.push(await measure(sizes, run + 1));
@@ -134,6 +136,7 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
     name: 'rejection',
     title: 'Rejection latency of a full server, open-loop and closed-loop',
     method: [
+      `Load average when it started: ${formatFixed(loadAverage, 1)} (a shared machine; absolute figures move with it).`,
       `rt's Slack adapter (native listener, memory State) with \`maxDetached\` ${formatCount(sizes.bound)} filled first by ${formatCount(sizes.bound)} deliveries whose handler waits 60 s (checked: all accepted and in flight), so every measured delivery is refused with 503 at admission; ${options.runs} run(s), medians.`,
       `Then ${formatCount(sizes.warmup)} unmeasured refusals (closed-loop). Open-loop: unique signed \`app_mention\` deliveries offered for ${sizes.openSeconds} s at each of ${sizes.rates.map(formatCount).join(', ')} per second over a pool of ${sizes.connections} keep-alive connections (a \`node:http\` Agent, a 1 ms pacing timer), each latency counted from when the delivery was due, so falling behind counts. Closed-loop: ${formatCount(sizes.closed)} deliveries by ${sizes.connections} senders, each sending when answered (full speed), against the same full server.`,
       'The load generator is its own process (`rejection/paced-main.ts`); deliveries are built and signed before its clock starts.',
