@@ -1,16 +1,18 @@
 /**
  * `State` in process memory: dedupe marks and Thread Lock leases for one instance (and tests).
+ * This file is the facade (argument checks, the closed state, stats); the stores are
+ * `mark-store.ts` (compact marks, time-bucketed expiry), `lock-store.ts` (leases, fences) and
+ * `memory-conversations.ts` (subscriptions, thread state).
  *
  * Atomicity: every operation checks and writes without an `await` in between, so on one JS thread
- * no other operation can interleave. Expiry: an entry is alive while `now() < expiresAt`. Expired
- * entries are reclaimed lazily when touched and by an incremental sweeper driven by a min-heap of
- * deadlines (bounded work per tick, `unref()`ed timer), so memory follows the live set even under
- * a flood of unique keys, and no operation scans the store. Every stored entry has exactly one
- * scheduled check: a renewed or re-marked entry keeps its check (which reschedules itself when it
- * comes due), and a released lock removes its check from the heap at once (O(log n)), so churn on
- * one key (acquire, release, acquire, ...) never piles up checks.
+ * no other operation can interleave. Expiry: an entry is alive while `now() < expiresAt`, always
+ * checked exactly on lookup. Expired entries are reclaimed lazily when touched and by incremental
+ * sweepers (bounded work per tick, `unref()`ed timers, armed only while something is queued), so
+ * memory follows the live set even under a flood of unique keys, and no operation scans the
+ * store. Every stored entry has exactly one queued check: a renewed or re-marked entry keeps its
+ * check (which requeues itself when it comes due), and a released lock removes its check at once,
+ * so churn on one key never piles up checks.
  */
-import { randomUUID } from 'node:crypto';
 import type { Lease, State } from '@rt/core';
 import { StateClosedError } from '@rt/core';
 import type {
@@ -32,7 +34,8 @@ import {
   assertTtlMs,
   ReleaseWaiters,
 } from '@rt/core/state';
-import { ExpiryHeap, type ExpiryItem } from './expiry-heap.js';
+import { LockStore } from './lock-store.js';
+import { MarkStore } from './mark-store.js';
 import { MemoryConversations } from './memory-conversations.js';
 import {
   type MemoryStateOptions,
@@ -73,24 +76,6 @@ export interface MemoryState
   stats(): MemoryStateStats;
 }
 
-interface MarkEntry {
-  expiresAt: number;
-  /** The entry's one queued expiry check. */
-  check?: ExpiryItem<Scheduled>;
-}
-
-interface LockEntry {
-  token: string;
-  fence: number;
-  expiresAt: number;
-  /** The entry's one queued expiry check, removed with the entry on release. */
-  check?: ExpiryItem<Scheduled>;
-}
-
-type Scheduled =
-  | { readonly kind: 'mark'; readonly key: string; readonly entry: MarkEntry }
-  | { readonly kind: 'lock'; readonly key: string; readonly entry: LockEntry };
-
 /**
  * Creates a State that lives in this process. It coordinates only callers that share this object:
  * use `@rt/state-redis` when more than one instance serves the same bot.
@@ -108,7 +93,7 @@ type Scheduled =
  * beside them with the same expiry model; a thread state write is accepted only when its fence is
  * at least the stored one (docs/conversations.md).
  *
- * After `close()` (idempotent; stops the sweeper, drops all entries, rejects parked waiters) every
+ * After `close()` (idempotent; stops the sweepers, drops all entries, rejects parked waiters) every
  * operation rejects with `StateClosedError`. Bad arguments reject with `TypeError`/`RangeError`.
  */
 export function createMemoryState(options?: MemoryStateOptions): MemoryState {
@@ -117,17 +102,16 @@ export function createMemoryState(options?: MemoryStateOptions): MemoryState {
 
 class MemoryStateImpl implements MemoryState {
   readonly #options: ResolvedMemoryStateOptions;
-  readonly #marks = new Map<string, MarkEntry>();
-  readonly #locks = new Map<string, LockEntry>();
-  readonly #expiries = new ExpiryHeap<Scheduled>();
   readonly #waiters = new ReleaseWaiters();
+  readonly #marks: MarkStore;
+  readonly #locks: LockStore;
   readonly #conversations: MemoryConversations;
-  #lastFence = 0;
-  #sweepTimer: NodeJS.Timeout | undefined;
   #closed: Promise<void> | undefined;
 
   constructor(options: ResolvedMemoryStateOptions) {
     this.#options = options;
+    this.#marks = new MarkStore(options);
+    this.#locks = new LockStore(options, this.#waiters);
     this.#conversations = new MemoryConversations(options);
   }
 
@@ -136,8 +120,8 @@ class MemoryStateImpl implements MemoryState {
     assertKey(key);
     assertTtlMs(ttlMs);
     const now = this.#options.now();
-    if (this.#isMarked(key, now)) return false;
-    this.#mark(key, now + ttlMs);
+    if (this.#marks.isMarked(key, now)) return false;
+    this.#marks.mark(key, now + ttlMs);
     return true;
   }
 
@@ -151,8 +135,8 @@ class MemoryStateImpl implements MemoryState {
     assertMarkKeys(keys);
     assertTtlMs(ttlMs);
     const now = this.#options.now();
-    if (keys.some((key) => this.#isMarked(key, now))) return false;
-    for (const key of keys) this.#mark(key, now + ttlMs);
+    if (keys.some((key) => this.#marks.isMarked(key, now))) return false;
+    for (const key of keys) this.#marks.mark(key, now + ttlMs);
     return true;
   }
 
@@ -160,54 +144,20 @@ class MemoryStateImpl implements MemoryState {
     this.#assertOpen('acquireLock');
     assertKey(key);
     assertTtlMs(ttlMs);
-    const now = this.#options.now();
-    const held = this.#locks.get(key);
-    if (held !== undefined && held.expiresAt > now) return null;
-    this.#lastFence += 1;
-    const lease: Lease = Object.freeze({
-      key,
-      token: randomUUID(),
-      fence: this.#lastFence,
-      expiresAt: now + ttlMs,
-    });
-    if (held !== undefined) {
-      held.token = lease.token;
-      held.fence = lease.fence;
-      held.expiresAt = lease.expiresAt;
-    } else {
-      const entry: LockEntry = {
-        token: lease.token,
-        fence: lease.fence,
-        expiresAt: lease.expiresAt,
-      };
-      this.#locks.set(key, entry);
-      this.#schedule({ kind: 'lock', key, entry });
-    }
-    return lease;
+    return this.#locks.acquire(key, ttlMs);
   }
 
   async renewLock(lease: Lease, ttlMs: number): Promise<boolean> {
     this.#assertOpen('renewLock');
     assertLease(lease);
     assertTtlMs(ttlMs);
-    const now = this.#options.now();
-    const held = this.#locks.get(lease.key);
-    if (held === undefined || held.token !== lease.token) return false;
-    if (held.expiresAt <= now) {
-      this.#dropLock(lease.key);
-      return false;
-    }
-    held.expiresAt = now + ttlMs;
-    return true;
+    return this.#locks.renew(lease, ttlMs);
   }
 
   async releaseLock(lease: Lease): Promise<boolean> {
     this.#assertOpen('releaseLock');
     assertLease(lease);
-    const held = this.#locks.get(lease.key);
-    if (held === undefined || held.token !== lease.token) return false;
-    this.#dropLock(lease.key);
-    return held.expiresAt > this.#options.now();
+    return this.#locks.release(lease);
   }
 
   /**
@@ -223,10 +173,9 @@ class MemoryStateImpl implements MemoryState {
     assertTimeoutMs(timeoutMs);
     if (!(signal instanceof AbortSignal)) throw new TypeError('signal must be an AbortSignal');
     signal.throwIfAborted();
-    const now = this.#options.now();
-    const held = this.#locks.get(key);
-    if (held === undefined || held.expiresAt <= now) return;
-    await this.#waiters.wait(key, Math.min(timeoutMs, held.expiresAt - now), signal);
+    const remainingMs = this.#locks.remainingMs(key);
+    if (remainingMs === 0) return;
+    await this.#waiters.wait(key, Math.min(timeoutMs, remainingMs), signal);
   }
 
   async subscribe(threadKey: string, ttlMs: number): Promise<void> {
@@ -280,7 +229,7 @@ class MemoryStateImpl implements MemoryState {
     return {
       marks: this.#marks.size,
       locks: this.#locks.size,
-      scheduled: this.#expiries.size,
+      scheduled: this.#marks.scheduled + this.#locks.scheduled,
       waiters: this.#waiters.size,
       ...this.#conversations.sizes,
     };
@@ -288,10 +237,8 @@ class MemoryStateImpl implements MemoryState {
 
   close(): Promise<void> {
     if (this.#closed === undefined) {
-      this.#disarmSweeper();
-      this.#expiries.clear();
-      this.#marks.clear();
-      this.#locks.clear();
+      this.#marks.close();
+      this.#locks.close();
       this.#conversations.close();
       this.#waiters.rejectAll(new StateClosedError('memory', 'waitForRelease'));
       this.#closed = Promise.resolve();
@@ -299,84 +246,7 @@ class MemoryStateImpl implements MemoryState {
     return this.#closed;
   }
 
-  #isMarked(key: string, now: number): boolean {
-    const mark = this.#marks.get(key);
-    return mark !== undefined && mark.expiresAt > now;
-  }
-
-  /** Marks `key` until `expiresAt`; the caller has checked that it is not alive. */
-  #mark(key: string, expiresAt: number): void {
-    const mark = this.#marks.get(key);
-    if (mark !== undefined) {
-      // Expired but not yet swept: reuse the entry; its queued check reschedules itself.
-      mark.expiresAt = expiresAt;
-      return;
-    }
-    const entry: MarkEntry = { expiresAt };
-    this.#marks.set(key, entry);
-    this.#schedule({ kind: 'mark', key, entry });
-  }
-
   #assertOpen(operation: string): void {
     if (this.#closed !== undefined) throw new StateClosedError('memory', operation);
-  }
-
-  /** Forgets the lock on `key` with its queued check, and wakes the key's waiters. */
-  #dropLock(key: string): void {
-    const entry = this.#locks.get(key);
-    this.#locks.delete(key);
-    if (entry?.check !== undefined) {
-      this.#expiries.remove(entry.check);
-      entry.check = undefined;
-      if (this.#expiries.size === 0) this.#disarmSweeper();
-    }
-    this.#waiters.wake(key);
-  }
-
-  #schedule(item: Scheduled): void {
-    item.entry.check = this.#expiries.push(item.entry.expiresAt, item);
-    this.#armSweeper(this.#options.sweepIntervalMs);
-  }
-
-  #disarmSweeper(): void {
-    clearTimeout(this.#sweepTimer);
-    this.#sweepTimer = undefined;
-  }
-
-  #armSweeper(delayMs: number): void {
-    if (this.#sweepTimer !== undefined || this.#closed !== undefined) return;
-    this.#sweepTimer = setTimeout(() => {
-      this.#sweepTimer = undefined;
-      this.#sweep();
-    }, delayMs);
-    this.#sweepTimer.unref();
-  }
-
-  /** One bounded sweeper tick: at most `sweepBatchSize` due checks, then re-arm. */
-  #sweep(): void {
-    const now = this.#options.now();
-    for (let budget = this.#options.sweepBatchSize; budget > 0; budget -= 1) {
-      const due = this.#expiries.popDue(now);
-      if (due === undefined) break;
-      this.#check(due.value, now);
-    }
-    const next = this.#expiries.peekAt();
-    if (next !== undefined) this.#armSweeper(next <= now ? 0 : this.#options.sweepIntervalMs);
-  }
-
-  /** Reclaims the entry when it expired; reschedules it when it was extended. */
-  #check(item: Scheduled, now: number): void {
-    item.entry.check = undefined; // popped
-    const map: Map<string, MarkEntry | LockEntry> =
-      item.kind === 'mark' ? this.#marks : this.#locks;
-    if (map.get(item.key) !== item.entry) return; // defensive: removal takes the check along
-    if (item.entry.expiresAt > now) {
-      // Pushed directly: the running sweep decides when it next runs.
-      item.entry.check = this.#expiries.push(item.entry.expiresAt, item);
-    } else if (item.kind === 'lock') {
-      this.#dropLock(item.key);
-    } else {
-      this.#marks.delete(item.key);
-    }
   }
 }

@@ -11,7 +11,9 @@ export interface MemoryStateOptions {
   now?: (() => number) | undefined;
   /**
    * How often the background sweeper reclaims expired marks and locks, in milliseconds. The timer
-   * is `unref()`ed and only armed while something is scheduled. Default 1000.
+   * is `unref()`ed and only armed while something is scheduled. Also the width of the time
+   * buckets marks are reclaimed by (a mark is freed up to this much after its expiry, plus a tick;
+   * lookups always use the exact expiry). Default 1000.
    */
   sweepIntervalMs?: number | undefined;
   /**

@@ -1,6 +1,6 @@
 /**
  * `pnpm bench [name...] [--smoke] [--runs N] [--json FILE] [--no-doc]`: runs the named benchmarks
- * (default: all, in order ack, flood, socket, redis, strategies, subscriptions), prints their tables and
+ * (default: all, in order ack, flood, socket, redis, strategies, subscriptions, marks, rejection), prints their tables and
  * targets, and writes `docs/benchmarks.md` (not with `--smoke` or `--no-doc`). `--json FILE`
  * also writes the sections as JSON (the smoke test reads it).
  */
@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { ackBench } from './ack/ack-bench.js';
 import { subscriptionsBench } from './conversation/subscriptions-bench.js';
 import { floodBench } from './flood/flood-bench.js';
+import { marksBench } from './marks/marks-bench.js';
 import { redisBench } from './redis/redis-bench.js';
+import { rejectionBench } from './rejection/rejection-bench.js';
 import { writeDoc } from './report/doc.js';
 import { describeMachine } from './report/machine.js';
 import {
@@ -28,6 +30,8 @@ const BENCHES: Record<string, (options: BenchRunOptions) => Promise<BenchSection
   redis: redisBench,
   strategies: strategiesBench,
   subscriptions: subscriptionsBench,
+  marks: marksBench,
+  rejection: rejectionBench,
 };
 
 function parseArgs(argv: readonly string[]) {

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { type BenchSection, markdownTable, targetLines } from './section.js';
 
-const ORDER = ['ack', 'flood', 'socket', 'redis', 'strategies', 'analysis'];
+const ORDER = ['ack', 'flood', 'socket', 'redis', 'strategies', 'marks', 'rejection', 'analysis'];
 
 /** Renders one section (with its machine and date). */
 export function renderSection(section: BenchSection, machine: string, date: string): string {
