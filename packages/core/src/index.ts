@@ -11,6 +11,13 @@ export type {
   PostedMessage,
 } from './adapter/adapter.js';
 export { isHistoryReader } from './adapter/adapter.js';
+export {
+  isStreamReplier,
+  type StreamReplier,
+  type StreamReplyOptions,
+} from './adapter/stream-replier.js';
+export type { StreamOptions } from './adapter-kit/stream/options.js';
+export type { TextSource } from './adapter-kit/stream/source.js';
 export type { DispatchOptions, DispatchResult } from './dispatch/dispatch-result.js';
 export {
   AdmissionRejectedError,
@@ -25,6 +32,10 @@ export {
   ShutdownError,
   StateClosedError,
   StateUnavailableError,
+  StreamInterruptedError,
+  StreamRateLimitedError,
+  StreamUnfinishedError,
+  StreamUnsupportedError,
 } from './errors.js';
 export type { DeliveryRetry, EventKind, EventRef, RtEvent } from './event/event.js';
 export { eventRef } from './event/event.js';

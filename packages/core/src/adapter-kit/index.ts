@@ -5,7 +5,9 @@
  * result types, the HTTP body readers and the mark-key form for secondary event identities.
  */
 export type { Adapter, RuntimeHandle } from '../adapter/adapter.js';
+export type { StreamReplier } from '../adapter/stream-replier.js';
 export type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
+export { StreamRateLimitedError } from '../errors.js';
 export {
   type BodyRead,
   DEFAULT_BODY_LIMIT_BYTES,
@@ -38,3 +40,17 @@ export {
   type TimeoutSignal,
   timeoutSignal,
 } from './signals.js';
+export {
+  DEFAULT_STREAM_OPTIONS,
+  resolveStreamOptions,
+  type StreamOptions,
+} from './stream/options.js';
+export {
+  type RunStreamOptions,
+  runStream,
+  type StreamResult,
+  type StreamStatus,
+} from './stream/run-stream.js';
+export { openSource, type TextPull, type TextSource } from './stream/source.js';
+export { type StreamReplyRun, streamReplyWith } from './stream/stream-reply.js';
+export type { StreamEnd, StreamWriter, StreamWriterLimits } from './stream/writer.js';

@@ -6,6 +6,7 @@ import type { HandlerCaller } from '../observe/handler-instrumentation.js';
 import type { HandledResult, Outcome } from '../outcomes/outcome.js';
 import type { HandlerContext } from '../routing/handler.js';
 import { Cancellation, type CancelSource } from '../util/cancellation.js';
+import { contextStream } from './context-stream.js';
 import type { Delivery } from './delivery.js';
 
 /** What a strategy adds to the handler context. */
@@ -91,6 +92,7 @@ class RunContext implements HandlerContext {
   readonly batch: readonly RtEvent[];
   readonly adapter: Adapter;
   readonly reply: HandlerContext['reply'];
+  readonly stream: HandlerContext['stream'];
   readonly #cancellation: Cancellation;
 
   constructor(delivery: Delivery, cancellation: Cancellation, extras: InvokeExtras) {
@@ -106,6 +108,7 @@ class RunContext implements HandlerContext {
       adapter.reply(event, typeof message === 'string' ? { text: message } : message, {
         signal: options?.signal ?? cancellation.signal,
       });
+    this.stream = contextStream(adapter, event, () => cancellation.signal);
   }
 
   get signal(): AbortSignal {

@@ -1,4 +1,6 @@
 import type { Adapter, OutboundMessage, PostedMessage } from '../adapter/adapter.js';
+import type { StreamReplyOptions } from '../adapter/stream-replier.js';
+import type { TextSource } from '../adapter-kit/stream/source.js';
 import type { RtEvent } from '../event/event.js';
 import type { DispatchMode } from '../observe/observation.js';
 
@@ -37,6 +39,16 @@ export interface HandlerContext<Payload = unknown> {
     message: string | OutboundMessage,
     options?: { readonly signal?: AbortSignal },
   ): Promise<PostedMessage>;
+  /**
+   * Posts a reply to `event` that grows as `source` yields text (the AI SDK's `textStream` as
+   * is), buffered and written within the platform's rate limits; resolves where it landed once
+   * the source ended and its whole text is shown. Bound to `signal` (or `options.signal`): at the
+   * abort the source is cancelled, the reply ends with the interrupted marker, and the call
+   * rejects with `StreamInterruptedError`. A source that throws ends the reply with the error
+   * marker and its error is rethrown. `StreamUnsupportedError` when the adapter cannot stream.
+   * Options and defaults: `StreamOptions` (docs/streaming.md).
+   */
+  stream(source: TextSource, options?: StreamReplyOptions): Promise<PostedMessage>;
 }
 
 /**
