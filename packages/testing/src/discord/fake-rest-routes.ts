@@ -12,6 +12,8 @@ export type FakeDiscordRoute =
   | 'POST /interactions/:interaction/:token/callback'
   | 'POST /channels/:channel/messages'
   | 'GET /channels/:channel/messages'
+  | 'PATCH /channels/:channel/messages/:message'
+  | 'POST /channels/:channel/typing'
   | 'POST /channels/:channel/threads'
   | 'POST /channels/:channel/messages/:message/threads'
   | 'PUT /channels/:channel/messages/:message/reactions/:emoji/@me'
@@ -40,6 +42,8 @@ const ROUTE_PATTERNS: readonly (readonly [FakeDiscordRoute, RegExp])[] = [
   ],
   ['POST /channels/:channel/messages', /^\/channels\/([^/]+)\/messages$/],
   ['GET /channels/:channel/messages', /^\/channels\/([^/]+)\/messages$/],
+  ['PATCH /channels/:channel/messages/:message', /^\/channels\/([^/]+)\/messages\/([^/]+)$/],
+  ['POST /channels/:channel/typing', /^\/channels\/([^/]+)\/typing$/],
   ['POST /channels/:channel/threads', /^\/channels\/([^/]+)\/threads$/],
   [
     'POST /channels/:channel/messages/:message/threads',

@@ -22,6 +22,12 @@ export {
   startFakeDiscordRest,
 } from './fake-rest.js';
 export {
+  DISCORD_CONTENT_LIMIT,
+  type FakeDiscordMessage,
+  FakeDiscordMessages,
+  type FakeDiscordRateLimit,
+} from './fake-rest-messages.js';
+export {
   type AutocompleteOptions,
   buildAutocomplete,
   buildButton,

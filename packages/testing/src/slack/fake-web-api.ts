@@ -5,6 +5,7 @@ import {
   readBody,
   startLoopbackHttp,
 } from '../support/loopback-http.js';
+import { FakeSlackMessages, type FakeSlackRateLimit } from './fake-web-api-messages.js';
 
 /** One call the fake received. */
 export interface FakeSlackApiCall {
@@ -52,6 +53,11 @@ export interface FakeSlackApi {
   hang(method: string): void;
   /** Resolves once `method` has received `count` calls in total; rejects after `timeoutMs` (5000). */
   waitForCalls(method: string, count?: number, timeoutMs?: number): Promise<FakeSlackApiCall[]>;
+  /**
+   * The bot's messages as posted, updated and streamed (their current text), the native stream
+   * states, the `assistant.threads.*` calls, and the calls refused by `rateLimits`.
+   */
+  readonly messages: FakeSlackMessages;
   /** Stops the server and drops open connections. Idempotent. */
   close(): Promise<void>;
 }
@@ -64,6 +70,12 @@ export interface FakeSlackApiOptions {
   readonly botUserId?: string;
   readonly botId?: string;
   readonly teamId?: string;
+  /**
+   * Per-method rate limits (e.g. `{ 'chat.update': { limit: 3, windowMs: 1000 } }`): a call over
+   * its method's limit for its token gets HTTP 429 `{ ok: false, error: 'ratelimited' }` with
+   * `Retry-After` in whole seconds, and is not counted. Default: none.
+   */
+  readonly rateLimits?: Readonly<Record<string, FakeSlackRateLimit>>;
 }
 
 function parseArgs(raw: string, contentType: string | undefined): Record<string, unknown> {
@@ -105,7 +117,8 @@ function tokenOf(req: IncomingMessage, args: Record<string, unknown>): string | 
  * and answers plausibly: `chat.postMessage` (ok, `channel`, a fresh `ts`; thread replies are added
  * to the thread), `chat.update`, `chat.postEphemeral`, `reactions.add/remove`,
  * `views.open/push/update/publish` (a view id and hash), `conversations.replies` (seeded threads,
- * `limit` and cursor honoured), `auth.test`; unknown methods answer `unknown_method`, missing
+ * `limit` and cursor honoured), `auth.test`, the native streaming methods and
+ * `assistant.threads.*` (`FakeSlackMessages`); unknown methods answer `unknown_method`, missing
  * tokens `not_authed`. `response_url`s it hands out accept JSON posts.
  */
 export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Promise<FakeSlackApi> {
@@ -113,6 +126,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
   const faults = new RouteFaults<string, { error: string; status: number }>();
   const threads = new Map<string, Record<string, unknown>[]>();
   const waiters = new ChangeWaiters('fake Slack');
+  const messages = new FakeSlackMessages(options.rateLimits);
   let seq = 0;
   let responseUrls = 0;
   const botUserId = options.botUserId ?? 'U0BOT';
@@ -184,7 +198,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
           bot_id: botId,
         };
       default:
-        return { ok: false, error: 'unknown_method' };
+        return messages.answer(method, args, nextTs) ?? { ok: false, error: 'unknown_method' };
     }
   };
 
@@ -219,7 +233,19 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
       send(200, { ok: false, error: 'invalid_auth' });
       return;
     }
-    send(200, answer(method, args));
+    const retryAfter = messages.limited(method, token);
+    if (retryAfter !== undefined) {
+      res.writeHead(429, {
+        'content-type': 'application/json; charset=utf-8',
+        'retry-after': String(retryAfter),
+      });
+      res.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+      return;
+    }
+    const refusal = messages.refuse(method, args);
+    const body = refusal === undefined ? answer(method, args) : { ok: false, error: refusal };
+    messages.after(method, args, body);
+    send(200, body);
   };
 
   const http = await startLoopbackHttp(handle);
@@ -256,6 +282,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
         () => `${method} got ${matching().length} of ${count} calls`,
       );
     },
+    messages,
     close: () => http.close(),
   };
 }

@@ -37,6 +37,13 @@ export {
   startFakeSlackApi,
 } from './fake-web-api.js';
 export {
+  type FakeAssistantCall,
+  type FakeSlackMessage,
+  FakeSlackMessages,
+  type FakeSlackRateLimit,
+  SLACK_TEXT_LIMIT,
+} from './fake-web-api-messages.js';
+export {
   type BlockActionsOptions,
   type BlockSuggestionOptions,
   buildBlockActions,
