@@ -1,16 +1,26 @@
 import type {
   Adapter,
   DispatchMode,
+  HandlerContext,
   HistoryMessage,
   HistoryReader,
   LockScope,
   OutboundMessage,
   PostedMessage,
   RtEvent,
+  StreamOptions,
+  StreamReplier,
+  TextSource,
 } from '@rt/core';
 import type { RuntimeHandle } from '@rt/core/adapter';
-import { PendingSet } from '@rt/core/adapter';
+import { PendingSet, streamReplyWith } from '@rt/core/adapter';
 import type { WebClient } from '@slack/web-api';
+import {
+  type SlackSuggestedPrompt,
+  setAssistantStatus,
+  setAssistantSuggestedPrompts,
+  setAssistantTitle,
+} from './assistant/assistant-calls.js';
 import { createRequestHandler } from './http/handle-request.js';
 import type { SlackCoreDeps } from './inbound/deps.js';
 import { createNodeListener, type NodeListener } from './node/node-listener.js';
@@ -29,6 +39,7 @@ import {
   SlackOutbound,
   type SlackViewDefinition,
 } from './outbound/slack-outbound.js';
+import { resolveSlackStreamOptions, SlackStreamWriter } from './outbound/stream-writer.js';
 import { createSlackFollowUps, type SlackFollowUps } from './respond/follow-up.js';
 import type { SlackShape } from './shapes.js';
 import { SocketModeTransport } from './socket-mode/socket-mode-transport.js';
@@ -39,7 +50,7 @@ import { SocketModeTransport } from './socket-mode/socket-mode-transport.js';
  * answers when the runtime refuses a delivery, outbound calls for handlers and a History Reader.
  * Create it with `createSlackAdapter`.
  */
-export class SlackAdapter implements Adapter, HistoryReader {
+export class SlackAdapter implements Adapter, HistoryReader, StreamReplier {
   readonly name: string;
   /** Slack conversations serialise per thread by default. */
   readonly defaultLockScope: LockScope = 'thread';
@@ -49,6 +60,7 @@ export class SlackAdapter implements Adapter, HistoryReader {
   readonly #answering = new PendingSet();
   readonly #core: SlackCoreDeps;
   readonly #socketMode: SocketModeTransport | undefined;
+  readonly #stream: ReturnType<typeof resolveSlackStreamOptions>;
   #handler: ((request: Request) => Promise<Response>) | undefined;
   #nodeListener: NodeListener | undefined;
   #runtime: RuntimeHandle | undefined;
@@ -57,6 +69,7 @@ export class SlackAdapter implements Adapter, HistoryReader {
     this.#options = resolveSlackOptions(options);
     this.name = this.#options.name;
     this.#outbound = new SlackOutbound(this.#options);
+    this.#stream = resolveSlackStreamOptions(options.stream);
     const notice: SlackCoreDeps['notice'] = (name, detail, error) =>
       emitSlackNotice(this.#runtime, this.name, name, detail, error);
     this.#followUps = createSlackFollowUps(this.#options, ({ event, followUp }, error) =>
@@ -261,6 +274,56 @@ export class SlackAdapter implements Adapter, HistoryReader {
   client(target: RtEvent | SlackInstallation): Promise<WebClient> {
     return this.#outbound.client(target);
   }
+
+  /**
+   * `ctx.stream`'s Slack side: a reply in the event's thread that grows as `source` yields,
+   * through Slack's native streaming where the conversation allows it, else `chat.update`
+   * (options `stream`; the `stream_finished` observation names the path). See `ctx.stream`.
+   */
+  streamReply(
+    event: RtEvent,
+    source: TextSource,
+    options: StreamOptions & { readonly signal: AbortSignal },
+  ): Promise<PostedMessage> {
+    const writer = new SlackStreamWriter(
+      (target, signal) => this.#outbound.client(target, signal),
+      event,
+      this.#stream,
+    );
+    return streamReplyWith(
+      { runtime: this.#runtime, adapter: this.name, event, writer },
+      source,
+      options,
+    );
+  }
+
+  /**
+   * Sets the status of the handler's assistant thread (`assistant.threads.setStatus`; `''`
+   * clears it), bound to `ctx.signal`. `SlackTargetError` outside an assistant thread.
+   */
+  setStatus(ctx: Pick<HandlerContext, 'event' | 'signal'>, status: string): Promise<void> {
+    return setAssistantStatus(this.#clientFor, ctx.event, status, ctx.signal);
+  }
+
+  /** Shows 1 to 4 suggested prompts in the handler's assistant thread, bound to `ctx.signal`. */
+  setSuggestedPrompts(
+    ctx: Pick<HandlerContext, 'event' | 'signal'>,
+    prompts: readonly SlackSuggestedPrompt[],
+    options: { readonly title?: string } = {},
+  ): Promise<void> {
+    return setAssistantSuggestedPrompts(this.#clientFor, ctx.event, prompts, {
+      ...options,
+      signal: ctx.signal,
+    });
+  }
+
+  /** Titles the handler's assistant thread, bound to `ctx.signal`. */
+  setTitle(ctx: Pick<HandlerContext, 'event' | 'signal'>, title: string): Promise<void> {
+    return setAssistantTitle(this.#clientFor, ctx.event, title, ctx.signal);
+  }
+
+  readonly #clientFor = (event: RtEvent, signal?: AbortSignal) =>
+    this.#outbound.client(event, signal);
 
   /** The event's thread via `conversations.replies`, oldest first. */
   readHistory(

@@ -97,10 +97,15 @@ export function normalizeEventCallback(
   );
   const kind = identity.kind ?? kindOf(inner.type);
   const isReaction = kind === 'reaction';
-  const channel = isReaction ? textOf(inner.item?.channel) : textOf(inner.channel);
+  // Assistant thread events name their conversation in `assistant_thread`.
+  const assistant = (inner as { assistant_thread?: Record<string, unknown> | null })
+    .assistant_thread;
+  const channel = isReaction
+    ? textOf(inner.item?.channel)
+    : (textOf(inner.channel) ?? textOf(assistant?.channel_id));
   const thread = isReaction
     ? textOf(inner.item?.ts)
-    : (textOf(inner.thread_ts) ?? textOf(inner.ts));
+    : (textOf(inner.thread_ts) ?? textOf(inner.ts) ?? textOf(assistant?.thread_ts));
   return {
     type: 'event',
     event: {
@@ -112,7 +117,7 @@ export function normalizeEventCallback(
       type: inner.type,
       channel,
       thread,
-      user: textOf(inner.user),
+      user: textOf(inner.user) ?? textOf(assistant?.user_id),
       text: isReaction
         ? textOf(inner.reaction)
         : typeof inner.text === 'string'

@@ -80,7 +80,6 @@ export async function runStream(
 ): Promise<StreamResult> {
   const { signal } = options;
   const opts = resolveStreamOptions(options);
-  const { minIntervalMs, maxCharsPerWrite } = writer.limits;
   const pull = openSource(source);
   // Bounds writer calls: never cut before the final phase, then at its deadline.
   const calls = new AbortController();
@@ -106,8 +105,12 @@ export async function runStream(
   let writes = 0;
   let rateLimited = 0;
 
-  const room = () => Math.max(1, Math.min(maxCharsPerWrite, writer.room?.() ?? maxCharsPerWrite));
-  const earliestCall = () => Math.max(lastCallAt + minIntervalMs, notBefore);
+  // The writer's limits are read at each use: a writer may change path (and budget) mid-stream.
+  const room = () => {
+    const most = writer.limits.maxCharsPerWrite;
+    return Math.max(1, Math.min(most, writer.room?.() ?? most));
+  };
+  const earliestCall = () => Math.max(lastCallAt + writer.limits.minIntervalMs, notBefore);
 
   // Waiting signal until the first write; renewed before it lapses.
   let waitingTimer: ReturnType<typeof setTimeout> | undefined;
@@ -135,7 +138,7 @@ export async function runStream(
       ) {
         rateLimited += 1;
         const after = (error as StreamRateLimitedError).retryAfterMs;
-        notBefore = Date.now() + Math.max(after, minIntervalMs);
+        notBefore = Date.now() + Math.max(after, writer.limits.minIntervalMs);
         return { ok: false };
       }
       throw error;
