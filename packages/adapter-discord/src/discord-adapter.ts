@@ -8,9 +8,12 @@ import type {
   OutboundMessage,
   PostedMessage,
   RtEvent,
+  StreamOptions,
+  StreamReplier,
+  TextSource,
 } from '@rt/core';
 import type { RuntimeHandle } from '@rt/core/adapter';
-import { adapterNotice, FollowUpRunner, PendingSet } from '@rt/core/adapter';
+import { adapterNotice, FollowUpRunner, PendingSet, streamReplyWith } from '@rt/core/adapter';
 import type { Client } from 'discord.js';
 import type { APIMessage } from 'discord-api-types/v10';
 import { DiscordGateway } from './gateway/discord-gateway.js';
@@ -32,6 +35,7 @@ import {
 } from './outbound/discord-outbound.js';
 import type { DiscordMessage } from './outbound/message-body.js';
 import { ReplyStates } from './outbound/reply-state.js';
+import { DiscordStreamWriter, resolveDiscordStreamOptions } from './outbound/stream-writer.js';
 import type { LateBusySignal } from './respond/late-refusal.js';
 import type { DiscordShape } from './shapes.js';
 
@@ -40,7 +44,7 @@ import type { DiscordShape } from './shapes.js';
  * within Discord's 3 s, outbound calls through `@discordjs/rest` and a History Reader. Create it
  * with `createDiscordAdapter`.
  */
-export class DiscordAdapter implements Adapter, HistoryReader {
+export class DiscordAdapter implements Adapter, HistoryReader, StreamReplier {
   readonly name: string;
   /**
    * Thread scope: an interaction in a thread serialises with its thread; elsewhere each
@@ -55,6 +59,7 @@ export class DiscordAdapter implements Adapter, HistoryReader {
   readonly #followUps: FollowUpRunner<LateBusySignal>;
   readonly #answering = new PendingSet();
   readonly #gateway: DiscordGateway | undefined;
+  readonly #stream: ReturnType<typeof resolveDiscordStreamOptions>;
   #runtime: RuntimeHandle | undefined;
 
   constructor(options: DiscordAdapterOptions) {
@@ -68,6 +73,7 @@ export class DiscordAdapter implements Adapter, HistoryReader {
     this.#rest.setToken(this.#options.token);
     const replies = new ReplyStates();
     this.#outbound = new DiscordOutbound(this.#rest, replies, this.#options.historyLimit);
+    this.#stream = resolveDiscordStreamOptions(options.stream);
     this.#followUps = new FollowUpRunner<LateBusySignal>({
       budgetMs: this.#options.busySignalTimeoutMs,
       budgetMessage: `busy signal ran past busySignalTimeoutMs (${this.#options.busySignalTimeoutMs} ms)`,
@@ -269,6 +275,24 @@ export class DiscordAdapter implements Adapter, HistoryReader {
   /** Adds the bot's reaction to a message. */
   react(channel: string, messageId: string, emoji: string, options?: CallOptions): Promise<void> {
     return this.#outbound.react(channel, messageId, emoji, options);
+  }
+
+  /**
+   * `ctx.stream`'s Discord side: the reply is posted, then edited as `source` yields (options
+   * `stream`), continued in a new message past 2000 characters; for an interaction the type 5
+   * `@original` first, then follow-ups. See `ctx.stream`.
+   */
+  streamReply(
+    event: RtEvent,
+    source: TextSource,
+    options: StreamOptions & { readonly signal: AbortSignal },
+  ): Promise<PostedMessage> {
+    const writer = new DiscordStreamWriter(this.#outbound, this.#rest, event, this.#stream);
+    return streamReplyWith(
+      { runtime: this.#runtime, adapter: this.name, event, writer },
+      source,
+      options,
+    );
   }
 
   /** The latest messages of the event's thread (or channel), oldest first, read from Discord. */

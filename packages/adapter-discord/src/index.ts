@@ -34,6 +34,10 @@ export {
 } from './options.js';
 export type { CallOptions, FollowUpOptions, ThreadOptions } from './outbound/discord-outbound.js';
 export type { DiscordMessage, DiscordMessageBody } from './outbound/message-body.js';
+export {
+  DEFAULT_DISCORD_STREAM_OPTIONS,
+  type DiscordStreamOptions,
+} from './outbound/stream-writer.js';
 export type { DiscordInteraction } from './parse/payload-types.js';
 export { BUSY_CHOICE_VALUE } from './respond/busy-choice.js';
 export {

@@ -11,6 +11,7 @@ import {
   resolveAnswerOptions,
 } from '@rt/core/adapter';
 import type { DiscordGatewayOptions } from './gateway/gateway-options.js';
+import type { DiscordStreamOptions } from './outbound/stream-writer.js';
 import { DISCORD_SHAPES, type DiscordShape } from './shapes.js';
 import { importPublicKey } from './verify/public-key.js';
 
@@ -81,6 +82,8 @@ export interface DiscordAdapterOptions extends AnswerOptions<DiscordShape> {
    * gateway, and discord.js, are never loaded).
    */
   readonly gateway?: DiscordGatewayOptions | boolean;
+  /** How `ctx.stream` writes on Discord: the pace of its edits and the typing indicator. */
+  readonly stream?: DiscordStreamOptions;
 }
 
 /**
