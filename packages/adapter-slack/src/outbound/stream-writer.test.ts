@@ -6,7 +6,7 @@ import {
   StreamInterruptedError,
 } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
-import { observationLog } from '@rt/testing';
+import { observationLog, stateWith } from '@rt/testing';
 import {
   buildAppMentionEvent,
   buildMessageEvent,
@@ -42,6 +42,8 @@ async function start(
     rateLimits?: Record<string, FakeSlackRateLimit>;
     adapter?: Partial<SlackAdapterOptions>;
     detachTimeoutMs?: number;
+    lockTtlMs?: number;
+    state?: State;
   } = {},
 ): Promise<StreamHarness> {
   const fake = await startFakeSlackApi(
@@ -56,12 +58,13 @@ async function start(
     stream: { appendIntervalMs: INTERVAL_MS, updateIntervalMs: INTERVAL_MS },
     ...options.adapter,
   } as SlackAdapterOptions);
-  const state = createMemoryState();
+  const state = options.state ?? createMemoryState();
   const runtime = createRuntime({
     state,
     adapters: [adapter],
     observers: [log.observer],
     ...(options.detachTimeoutMs !== undefined ? { detachTimeoutMs: options.detachTimeoutMs } : {}),
+    ...(options.lockTtlMs !== undefined ? { lockTtlMs: options.lockTtlMs } : {}),
   });
   h = {
     fake,
@@ -94,6 +97,21 @@ const MANY = Array.from(
   { length: 10_000 },
   (_, i) => `${i % 10}${String.fromCharCode(97 + (i % 26))}`,
 ).join('');
+
+/** A source that yields `head`, then never again; its iterator records `return()`. */
+function stallingAfter(head: string) {
+  const returned = vi.fn(async () => ({ done: true as const, value: undefined }));
+  let first = true;
+  const iterator: AsyncIterator<string> = {
+    next: () => {
+      if (!first) return new Promise(() => {});
+      first = false;
+      return Promise.resolve({ done: false, value: head });
+    },
+    return: returned,
+  };
+  return { source: { [Symbol.asyncIterator]: () => iterator }, returned };
+}
 
 function finished(o: Observation): o is Extract<Observation, { type: 'stream_finished' }> {
   return o.type === 'stream_finished';
@@ -212,6 +230,43 @@ describe('Slack streamed replies', () => {
     });
     expect(h?.observations.find(finished)).toMatchObject({ status: 'interrupted' });
     expect(returned).toHaveBeenCalledTimes(1);
+  });
+
+  it('a lost lease ends the native stream with the marker; outcome preempted', async () => {
+    let renewals = 0;
+    const state = stateWith(createMemoryState(), (inner) => ({
+      // The first renewal succeeds, the second finds the lease gone.
+      renewLock: async (lease, ttlMs) => (++renewals > 1 ? false : inner.renewLock(lease, ttlMs)),
+    }));
+    const { fake, runtime, send, observed } = await start({ state, lockTtlMs: 900 });
+    const { source, returned } = stallingAfter('Partial');
+    runtime.onMention((ctx) => ctx.stream(source, { flushIntervalMs: 100 }));
+    await send(buildAppMentionEvent({ text: '<@U0BOT> go' }));
+    expect(await observed((o) => o.type === 'dispatch_finished')).toMatchObject({
+      outcome: 'preempted',
+    });
+    expect(returned).toHaveBeenCalledTimes(1);
+    expect(fake.messages.all()[0]).toMatchObject({
+      text: 'Partial\n\n_(interrupted)_',
+      stream: 'stopped',
+    });
+  });
+
+  it('at shutdown a stream in flight gets the grace period, then ends with its marker', async () => {
+    const { fake, runtime, send, observed } = await start();
+    const { source, returned } = stallingAfter('Working');
+    runtime.onMention((ctx) => ctx.stream(source, { flushIntervalMs: 50 }));
+    await send(buildAppMentionEvent({ text: '<@U0BOT> go' }));
+    await vi.waitFor(() => expect(fake.callsTo('chat.startStream')).toHaveLength(1));
+    await runtime.shutdown({ graceMs: 200 });
+    expect(await observed((o) => o.type === 'dispatch_finished')).toMatchObject({
+      outcome: 'shutdown',
+    });
+    expect(returned).toHaveBeenCalledTimes(1);
+    expect(fake.messages.all()[0]).toMatchObject({
+      text: 'Working\n\n_(interrupted)_',
+      stream: 'stopped',
+    });
   });
 
   it('posts a reply whose whole text arrived before the first write as one message', async () => {
