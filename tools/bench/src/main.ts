@@ -1,6 +1,6 @@
 /**
  * `pnpm bench [name...] [--smoke] [--runs N] [--json FILE] [--no-doc]`: runs the named benchmarks
- * (default: all, in order ack, flood, socket, redis, strategies), prints their tables and
+ * (default: all, in order ack, flood, socket, redis, strategies, stream), prints their tables and
  * targets, and writes `docs/benchmarks.md` (not with `--smoke` or `--no-doc`). `--json FILE`
  * also writes the sections as JSON (the smoke test reads it).
  */
@@ -19,6 +19,7 @@ import {
 } from './report/section.js';
 import { socketBench } from './socket/socket-bench.js';
 import { strategiesBench } from './strategies/strategies-bench.js';
+import { streamBench } from './stream/stream-bench.js';
 
 const BENCHES: Record<string, (options: BenchRunOptions) => Promise<BenchSection>> = {
   ack: ackBench,
@@ -26,6 +27,7 @@ const BENCHES: Record<string, (options: BenchRunOptions) => Promise<BenchSection
   socket: socketBench,
   redis: redisBench,
   strategies: strategiesBench,
+  stream: streamBench,
 };
 
 function parseArgs(argv: readonly string[]) {

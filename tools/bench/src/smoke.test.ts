@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { BenchSection } from './report/section.js';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-const NAMES = ['ack', 'flood', 'socket', 'redis', 'strategies'];
+const NAMES = ['ack', 'flood', 'socket', 'redis', 'strategies', 'stream'];
 
 /** Runs `pnpm bench --smoke` for `names` and returns the sections it wrote as JSON. */
 async function smoke(
