@@ -5,6 +5,7 @@ import {
   buildChatInputCommand,
   buildGatewayMessage,
   createDiscordSigner,
+  DISCORD_CHANNEL_MESSAGE_RATE,
   DISCORD_TEST_IDS,
   type FakeDiscord,
   type FakeDiscordRateLimit,
@@ -159,6 +160,22 @@ describe('Discord streamed replies', () => {
     const accepted = rest.messages.all().reduce((n, m) => n + m.edits + 1, 0);
     expect(rest.messages.refused).toBeLessThanOrEqual(accepted + 1);
   }, 30_000);
+
+  it("with the default pacing, a long reply never meets Discord's channel limit (5 per 5 s)", async () => {
+    const { rest, runtime, message, observed } = await start({
+      messageRate: DISCORD_CHANNEL_MESSAGE_RATE,
+      adapter: { stream: {} },
+    });
+    const words = Array.from({ length: 20 }, (_, i) => `word${i} `);
+    runtime.onMessage((ctx) =>
+      ctx.stream(mockTextStream(words, { chunkDelayInMs: 300 }).textStream, { flushChars: 1 }),
+    );
+    message();
+    expect(await observed(finished)).toMatchObject({ status: 'completed' });
+    expect(rest.messages.all().map((m) => m.content)).toEqual([words.join('')]);
+    expect(rest.messages.all()[0]?.edits).toBeGreaterThanOrEqual(3);
+    expect(rest.messages.refused).toBe(0);
+  }, 20_000);
 
   it('streams the AI SDK mock model through ctx.stream into the interaction', async () => {
     const { rest, runtime, command, observed } = await start();

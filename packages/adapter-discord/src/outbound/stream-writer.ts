@@ -20,7 +20,10 @@ import type { DiscordOutbound } from './discord-outbound.js';
  * stream scheduler); past 2000 characters it continues in a new message.
  */
 export interface DiscordStreamOptions {
-  /** Least ms between two writes (post or edit) of one stream. Default 1000. */
+  /**
+   * Least ms between two writes (post or edit) of one stream. Default 1200: inside Discord's
+   * usual 5 message writes per 5 s in a channel, with room for network jitter.
+   */
   readonly editIntervalMs?: number;
   /**
    * Ms between typing indicators until the first text, for gateway messages (Discord shows one
@@ -33,7 +36,7 @@ export interface DiscordStreamOptions {
 
 /** Defaults of `DiscordStreamOptions`. */
 export const DEFAULT_DISCORD_STREAM_OPTIONS: Readonly<Required<DiscordStreamOptions>> =
-  Object.freeze({ editIntervalMs: 1000, typingRenewMs: 8000, typing: true });
+  Object.freeze({ editIntervalMs: 1200, typingRenewMs: 8000, typing: true });
 
 /** Discord's content limit of one message. */
 const MESSAGE_MAX_CHARS = 2000;

@@ -16,6 +16,12 @@ export interface FakeDiscordRateLimit {
   readonly windowMs: number;
 }
 
+/** Discord's usual per-channel message budget (5 writes per 5 s), as a `messageRate`. */
+export const DISCORD_CHANNEL_MESSAGE_RATE: FakeDiscordRateLimit = Object.freeze({
+  limit: 5,
+  windowMs: 5000,
+});
+
 /** One message as the fake holds it. */
 export interface FakeDiscordMessage {
   readonly id: string;

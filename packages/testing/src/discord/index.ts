@@ -22,6 +22,7 @@ export {
   startFakeDiscordRest,
 } from './fake-rest.js';
 export {
+  DISCORD_CHANNEL_MESSAGE_RATE,
   DISCORD_CONTENT_LIMIT,
   type FakeDiscordMessage,
   FakeDiscordMessages,

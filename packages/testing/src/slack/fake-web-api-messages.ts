@@ -10,6 +10,20 @@ export interface FakeSlackRateLimit {
   readonly windowMs: number;
 }
 
+/**
+ * Slack's published per-method tiers for the methods a streamed reply calls (per workspace: Tier 3
+ * about 50 calls a minute, Tier 4 about 100, Tier 2 about 20), to pass as `rateLimits` when a
+ * test wants the fake to refuse what Slack would.
+ */
+export const SLACK_STREAM_RATE_LIMITS: Readonly<Record<string, FakeSlackRateLimit>> = Object.freeze(
+  {
+    'chat.update': { limit: 50, windowMs: 60_000 },
+    'chat.startStream': { limit: 20, windowMs: 60_000 },
+    'chat.appendStream': { limit: 100, windowMs: 60_000 },
+    'chat.stopStream': { limit: 20, windowMs: 60_000 },
+  },
+);
+
 /** One bot message as the fake holds it. */
 export interface FakeSlackMessage {
   readonly channel: string;

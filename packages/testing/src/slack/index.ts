@@ -41,6 +41,7 @@ export {
   type FakeSlackMessage,
   FakeSlackMessages,
   type FakeSlackRateLimit,
+  SLACK_STREAM_RATE_LIMITS,
   SLACK_TEXT_LIMIT,
 } from './fake-web-api-messages.js';
 export {

@@ -113,7 +113,7 @@ function slackPath(native: boolean): StreamPath {
 
 const discordPath: StreamPath = {
   name: 'Discord edits (@original, follow-ups)',
-  minIntervalMs: 1000,
+  minIntervalMs: 1200,
   async setup(chars, observers) {
     const fake = await startFakeDiscordRest({ tokens: ['bench-token'] });
     const signer = createDiscordSigner();
@@ -216,7 +216,7 @@ export async function streamBench(options: BenchRunOptions): Promise<BenchSectio
     title: 'Concurrent streamed replies against the fakes',
     method: [
       `${formatCount(streams)} concurrent streamed replies per path, each ${formatCount(chars)} characters from a model-paced source (30 characters every 20 ms); ${options.runs} run(s), medians.`,
-      'Real adapters and runtime (memory State, `concurrent` strategy) in one process with the `@rt/testing` fakes on loopback; each adapter with its default stream pacing (Slack append 1 s, update 1.5 s; Discord 1 s) and the default buffering (400 characters or 1 s).',
+      'Real adapters and runtime (memory State, `concurrent` strategy) in one process with the `@rt/testing` fakes on loopback; each adapter with its default stream pacing (Slack append 1 s, update 1.5 s; Discord 1.2 s) and the default buffering (400 characters or 1 s).',
       "Heap per active stream: peak `heapUsed` during the run (sampled every 25 ms, after a GC) minus the idle figure, divided by the streams; it includes the fakes' copies of the messages and the HTTP buffers of both sides.",
     ],
     tables: [

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DetachTimeoutError, StreamRateLimitedError } from '../../errors.js';
 import {
@@ -251,6 +252,15 @@ describe('runStream', () => {
     );
     expect(result.status).toBe('completed');
     expect(writer.text).toBe(DEFAULT_STREAM_OPTIONS.emptyText);
+  });
+
+  it('removes its abort listener and leaves no timer behind once it ended', async () => {
+    const writer = new RecordingStreamWriter({ ...LIMITS, waitingRenewMs: 500 });
+    const controller = new AbortController();
+    const result = await settle(runStream(chunks('a', 'b'), writer, { signal: controller.signal }));
+    expect(result.status).toBe('completed');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('a writer error ends the stream as failed and cancels the source', async () => {
