@@ -16,6 +16,8 @@ import {
   signedSlackRequest,
   startFakeSlackApi,
 } from '@rt/testing/slack';
+import { streamText } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SlackAdapterOptions } from '../options.js';
 import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
@@ -230,6 +232,33 @@ describe('Slack streamed replies', () => {
     });
     expect(h?.observations.find(finished)).toMatchObject({ status: 'interrupted' });
     expect(returned).toHaveBeenCalledTimes(1);
+  });
+
+  it('with abortSignal: ctx.signal, a detach timeout aborts the AI SDK request itself', async () => {
+    const { fake, runtime, send, observed } = await start({ detachTimeoutMs: 1500 });
+    const cancelled = vi.fn();
+    const model = new MockLanguageModelV4({
+      doStream: async () => ({
+        // The model says one word and then hangs, like a stalled provider.
+        stream: new ReadableStream({
+          start(controller) {
+            controller.enqueue({ type: 'text-start', id: 't' });
+            controller.enqueue({ type: 'text-delta', id: 't', delta: 'Thinking' });
+          },
+          cancel: cancelled,
+        }),
+      }),
+    });
+    runtime.onMention((ctx) =>
+      ctx.stream(streamText({ model, prompt: 'go', abortSignal: ctx.signal }).textStream),
+    );
+    await send(buildAppMentionEvent({ text: '<@U0BOT> go' }));
+    expect(await observed((o) => o.type === 'dispatch_finished')).toMatchObject({
+      outcome: 'timed-out',
+    });
+    expect(model.doStreamCalls[0]?.abortSignal?.aborted).toBe(true);
+    expect(cancelled).toHaveBeenCalledTimes(1);
+    expect(fake.messages.all()[0]?.text).toBe('Thinking\n\n_(interrupted)_');
   });
 
   it('a lost lease ends the native stream with the marker; outcome preempted', async () => {
