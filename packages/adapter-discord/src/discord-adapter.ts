@@ -282,7 +282,7 @@ export class DiscordAdapter implements Adapter, HistoryReader, StreamReplier {
    * `stream`), continued in a new message past 2000 characters; for an interaction the type 5
    * `@original` first, then follow-ups. See `ctx.stream`.
    */
-  streamReply(
+  async streamReply(
     event: RtEvent,
     source: TextSource,
     options: StreamOptions & { readonly signal: AbortSignal },

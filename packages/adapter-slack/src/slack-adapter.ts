@@ -280,7 +280,7 @@ export class SlackAdapter implements Adapter, HistoryReader, StreamReplier {
    * through Slack's native streaming where the conversation allows it, else `chat.update`
    * (options `stream`; the `stream_finished` observation names the path). See `ctx.stream`.
    */
-  streamReply(
+  async streamReply(
     event: RtEvent,
     source: TextSource,
     options: StreamOptions & { readonly signal: AbortSignal },

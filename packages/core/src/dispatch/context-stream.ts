@@ -7,15 +7,16 @@ import type { RtEvent } from '../event/event.js';
 /**
  * `ctx.stream` of one handler run: the adapter's `streamReply` for `event`, bound to the run's
  * signal (read only when the stream starts) unless `options.signal` is given. Rejects with
- * `StreamUnsupportedError` when the adapter cannot stream, without reading the source.
+ * `StreamUnsupportedError` when the adapter cannot stream, without reading the source. Never
+ * throws synchronously: whatever goes wrong is a rejection.
  */
 export function contextStream(
   adapter: Adapter,
   event: RtEvent,
   runSignal: () => AbortSignal,
 ): (source: TextSource, options?: StreamReplyOptions) => Promise<PostedMessage> {
-  return (source, options) => {
-    if (!isStreamReplier(adapter)) return Promise.reject(new StreamUnsupportedError(adapter.name));
+  return async (source, options) => {
+    if (!isStreamReplier(adapter)) throw new StreamUnsupportedError(adapter.name);
     return adapter.streamReply(event, source, {
       ...options,
       signal: options?.signal ?? runSignal(),
