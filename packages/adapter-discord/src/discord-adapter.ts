@@ -9,6 +9,9 @@ import type {
   OutboundMessage,
   PostedMessage,
   RtEvent,
+  StreamOptions,
+  StreamReplier,
+  TextSource,
 } from '@rt/core';
 import type {
   FetchHandler,
@@ -25,6 +28,7 @@ import {
   FollowUpRunner,
   noticeEmitter,
   PendingSet,
+  streamReplyWith,
 } from '@rt/core/adapter';
 import type { Client } from 'discord.js';
 import type { APIMessage } from 'discord-api-types/v10';
@@ -50,6 +54,7 @@ import {
 import type { DiscordMessage } from './outbound/message-body.js';
 import { type DiscordPlatform, discordPlatformFor } from './outbound/platform.js';
 import { ReplyStates } from './outbound/reply-state.js';
+import { DiscordStreamWriter, resolveDiscordStreamOptions } from './outbound/stream-writer.js';
 import type { ParsedInteraction } from './parse/parse-interaction.js';
 import type { LateBusySignal } from './respond/late-refusal.js';
 import type { DiscordShape } from './shapes.js';
@@ -59,7 +64,7 @@ import type { DiscordShape } from './shapes.js';
  * within Discord's 3 s, outbound calls through `@discordjs/rest` and a History Reader. Create it
  * with `createDiscordAdapter`.
  */
-export class DiscordAdapter implements Adapter, HistoryReader {
+export class DiscordAdapter implements Adapter, HistoryReader, StreamReplier {
   readonly name: string;
   /**
    * Thread scope: an interaction in a thread serialises with its thread; elsewhere each
@@ -80,6 +85,7 @@ export class DiscordAdapter implements Adapter, HistoryReader {
   readonly #lifecycle: AdapterLifecycle;
   #handler: FetchHandler | undefined;
   #nodeListener: NodeListener | undefined;
+  readonly #stream: ReturnType<typeof resolveDiscordStreamOptions>;
 
   constructor(options: DiscordAdapterOptions) {
     this.#options = resolveDiscordOptions(options);
@@ -95,6 +101,7 @@ export class DiscordAdapter implements Adapter, HistoryReader {
     const replies = new ReplyStates();
     this.#outbound = new DiscordOutbound(this.#rest, replies, this.#options.historyLimit);
     this.actions = new DiscordActions(this.name, this.#rest, this.#outbound, replies);
+    this.#stream = resolveDiscordStreamOptions(options.stream);
     this.#followUps = new FollowUpRunner<LateBusySignal>({
       budgetMs: this.#options.busySignalTimeoutMs,
       budgetMessage: `busy signal ran past busySignalTimeoutMs (${this.#options.busySignalTimeoutMs} ms)`,
@@ -328,6 +335,24 @@ export class DiscordAdapter implements Adapter, HistoryReader {
       return Promise.reject(new DiscordTargetError(`event ${event.id} has no channel to post in`));
     }
     return this.#outbound.send(channel, message, options);
+  }
+
+  /**
+   * `ctx.stream`'s Discord side: the reply is posted, then edited as `source` yields (options
+   * `stream`), continued in a new message past 2000 characters; for an interaction the type 5
+   * `@original` first, then follow-ups. See `ctx.stream`.
+   */
+  async streamReply(
+    event: RtEvent,
+    source: TextSource,
+    options: StreamOptions & { readonly signal: AbortSignal },
+  ): Promise<PostedMessage> {
+    const writer = new DiscordStreamWriter(this.#outbound, this.#rest, event, this.#stream);
+    return streamReplyWith(
+      { runtime: this.#runtime.current, adapter: this.name, event, writer },
+      source,
+      options,
+    );
   }
 
   /** The latest messages of the event's thread (or channel), oldest first, read from Discord. */

@@ -63,6 +63,10 @@ export type {
 } from './outbound/discord-outbound.js';
 export type { DiscordMessage, DiscordMessageBody } from './outbound/message-body.js';
 export type { DiscordPlatform } from './outbound/platform.js';
+export {
+  DEFAULT_DISCORD_STREAM_OPTIONS,
+  type DiscordStreamOptions,
+} from './outbound/stream-writer.js';
 export type { DiscordInteraction } from './parse/payload-types.js';
 export { DISCORD_LIMITS, type DiscordLimit } from './render/limits.js';
 export { BUSY_CHOICE_VALUE } from './respond/busy-choice.js';

@@ -13,6 +13,7 @@ import {
   resolveAnswerOptions,
 } from '@rt/core/adapter';
 import type { DiscordGatewayOptions } from './gateway/gateway-options.js';
+import type { DiscordStreamOptions } from './outbound/stream-writer.js';
 import { DISCORD_SHAPES, type DiscordShape } from './shapes.js';
 import { DEFAULT_SIGNATURE_TOLERANCE_MS } from './verify/freshness.js';
 import { importPublicKey } from './verify/public-key.js';
@@ -94,6 +95,8 @@ export interface DiscordAdapterOptions extends AnswerOptions<DiscordShape> {
    * gateway, and discord.js, are never loaded).
    */
   readonly gateway?: DiscordGatewayOptions | boolean | undefined;
+  /** How `ctx.stream` writes on Discord: the pace of its edits and the typing indicator. */
+  readonly stream?: DiscordStreamOptions | undefined;
 }
 
 /**

@@ -1,3 +1,12 @@
+export type { SlackSuggestedPrompt } from './assistant/assistant-calls.js';
+export { onSlackAssistant, type SlackAssistantHandlers } from './assistant/assistant-routes.js';
+export {
+  assistantThreadOf,
+  isAssistantThreadContextChanged,
+  isAssistantThreadMessage,
+  isAssistantThreadStarted,
+  type SlackAssistantThread,
+} from './assistant/assistant-thread.js';
 export {
   SlackAdapterError,
   SlackCallError,
@@ -30,6 +39,10 @@ export type {
   SlackMessage,
   SlackViewDefinition,
 } from './outbound/slack-outbound.js';
+export {
+  DEFAULT_SLACK_STREAM_OPTIONS,
+  type SlackStreamOptions,
+} from './outbound/stream-writer.js';
 export type {
   SlackAction,
   SlackAppRateLimited,

@@ -14,6 +14,7 @@ import type { WebClientOptions } from '@slack/web-api';
 import type { SlackInstallationSource } from './installs/installation-source.js';
 import type { SlackTokenResolver } from './normalize/installation.js';
 import type { MentionAndMessage } from './normalize/message-identity.js';
+import type { SlackStreamOptions } from './outbound/stream-writer.js';
 import { SLACK_SHAPES, type SlackShape } from './shapes.js';
 import {
   type ResolvedSocketModeOptions,
@@ -114,6 +115,8 @@ export interface SlackAdapterOptions extends AnswerOptions<SlackShape> {
    * section). Unset: HTTP only.
    */
   readonly socketMode?: SlackSocketModeOptions | undefined;
+  /** How `ctx.stream` writes on Slack: native streaming or `chat.update`, and their pace. */
+  readonly stream?: SlackStreamOptions | undefined;
 }
 
 /**

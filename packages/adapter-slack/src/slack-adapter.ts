@@ -8,6 +8,9 @@ import type {
   OutboundMessage,
   PostedMessage,
   RtEvent,
+  StreamOptions,
+  StreamReplier,
+  TextSource,
 } from '@rt/core';
 import type { FetchHandler, NodeListener, RuntimeHandle } from '@rt/core/adapter';
 import {
@@ -18,8 +21,15 @@ import {
   emojiName,
   noticeEmitter,
   PendingSet,
+  streamReplyWith,
 } from '@rt/core/adapter';
 import type { WebClient } from '@slack/web-api';
+import {
+  type SlackSuggestedPrompt,
+  setAssistantStatus,
+  setAssistantSuggestedPrompts,
+  setAssistantTitle,
+} from './assistant/assistant-calls.js';
 import { slackEndpoint } from './http/slack-endpoint.js';
 import type { SlackCoreDeps } from './inbound/deps.js';
 import type { SlackInstallation } from './normalize/installation.js';
@@ -39,6 +49,7 @@ import {
   SlackOutbound,
   type SlackViewDefinition,
 } from './outbound/slack-outbound.js';
+import { resolveSlackStreamOptions, SlackStreamWriter } from './outbound/stream-writer.js';
 import { createSlackFollowUps, type SlackFollowUps } from './respond/follow-up.js';
 import type { SlackShape } from './shapes.js';
 import { SocketModeTransport } from './socket-mode/socket-mode-transport.js';
@@ -49,7 +60,7 @@ import { SocketModeTransport } from './socket-mode/socket-mode-transport.js';
  * answers when the runtime refuses a delivery, outbound calls for handlers and a History Reader.
  * Create it with `createSlackAdapter`.
  */
-export class SlackAdapter implements Adapter, HistoryReader {
+export class SlackAdapter implements Adapter, HistoryReader, StreamReplier {
   readonly name: string;
   /** Slack conversations serialise per thread by default. */
   readonly defaultLockScope: LockScope = 'thread';
@@ -62,6 +73,7 @@ export class SlackAdapter implements Adapter, HistoryReader {
   readonly #runtime: AttachGuard;
   readonly #lifecycle: AdapterLifecycle;
   #handler: FetchHandler | undefined;
+  readonly #stream: ReturnType<typeof resolveSlackStreamOptions>;
   #nodeListener: NodeListener | undefined;
 
   constructor(options: SlackAdapterOptions) {
@@ -71,6 +83,7 @@ export class SlackAdapter implements Adapter, HistoryReader {
     this.#outbound = new SlackOutbound(this.#options);
     this.actions = new SlackActions(this.name, this.#outbound);
     const notice = noticeEmitter<SlackNoticeName>(this.name, () => this.#runtime.current);
+    this.#stream = resolveSlackStreamOptions(options.stream);
     this.#followUps = createSlackFollowUps(this.#options, ({ event, followUp }, error) =>
       notice(
         'busy_signal_failed',
@@ -296,6 +309,56 @@ export class SlackAdapter implements Adapter, HistoryReader {
   client(target: RtEvent | SlackInstallation): Promise<WebClient> {
     return this.#outbound.client(target);
   }
+
+  /**
+   * `ctx.stream`'s Slack side: a reply in the event's thread that grows as `source` yields,
+   * through Slack's native streaming where the conversation allows it, else `chat.update`
+   * (options `stream`; the `stream_finished` observation names the path). See `ctx.stream`.
+   */
+  async streamReply(
+    event: RtEvent,
+    source: TextSource,
+    options: StreamOptions & { readonly signal: AbortSignal },
+  ): Promise<PostedMessage> {
+    const writer = new SlackStreamWriter(
+      (target, signal) => this.#outbound.client(target, signal),
+      event,
+      this.#stream,
+    );
+    return streamReplyWith(
+      { runtime: this.#runtime.current, adapter: this.name, event, writer },
+      source,
+      options,
+    );
+  }
+
+  /**
+   * Sets the status of the handler's assistant thread (`assistant.threads.setStatus`; `''`
+   * clears it), bound to `ctx.signal`. `SlackTargetError` outside an assistant thread.
+   */
+  setStatus(ctx: Pick<HandlerContext, 'event' | 'signal'>, status: string): Promise<void> {
+    return setAssistantStatus(this.#clientFor, ctx.event, status, ctx.signal);
+  }
+
+  /** Shows 1 to 4 suggested prompts in the handler's assistant thread, bound to `ctx.signal`. */
+  setSuggestedPrompts(
+    ctx: Pick<HandlerContext, 'event' | 'signal'>,
+    prompts: readonly SlackSuggestedPrompt[],
+    options: { readonly title?: string } = {},
+  ): Promise<void> {
+    return setAssistantSuggestedPrompts(this.#clientFor, ctx.event, prompts, {
+      ...options,
+      signal: ctx.signal,
+    });
+  }
+
+  /** Titles the handler's assistant thread, bound to `ctx.signal`. */
+  setTitle(ctx: Pick<HandlerContext, 'event' | 'signal'>, title: string): Promise<void> {
+    return setAssistantTitle(this.#clientFor, ctx.event, title, ctx.signal);
+  }
+
+  readonly #clientFor = (event: RtEvent, signal?: AbortSignal) =>
+    this.#outbound.client(event, signal);
 
   /** The event's thread via `conversations.replies`, oldest first. */
   readHistory(

@@ -11,6 +11,13 @@ export type {
   PostedMessage,
 } from './adapter/adapter.js';
 export { isHistoryReader } from './adapter/adapter.js';
+export {
+  isStreamReplier,
+  type StreamReplier,
+  type StreamReplyOptions,
+} from './adapter/stream-replier.js';
+export type { StreamOptions } from './adapter-kit/stream/options.js';
+export type { TextSource } from './adapter-kit/stream/source.js';
 export type {
   ContextActions,
   EphemeralTarget,
@@ -95,6 +102,10 @@ export {
   StateCapabilityMissingError,
   StateClosedError,
   StateUnavailableError,
+  StreamInterruptedError,
+  StreamRateLimitedError,
+  StreamUnfinishedError,
+  StreamUnsupportedError,
   ThreadStateConflictError,
   ThreadStateSerializationError,
   ThreadStateTooLargeError,

@@ -1,6 +1,7 @@
 /**
  * `pnpm bench [name...] [--smoke] [--runs N] [--json FILE] [--no-doc]`: runs the named benchmarks
- * (default: all, in order ack, flood, socket, redis, strategies, subscriptions, marks, rejection), prints their tables and
+ * (default: all, in order ack, flood, socket, redis, strategies, subscriptions, marks, rejection,
+ * stream), prints their tables and
  * targets, and writes `docs/benchmarks.md` (not with `--smoke` or `--no-doc`). `--json FILE`
  * also writes the sections as JSON (the smoke test reads it).
  */
@@ -22,6 +23,7 @@ import {
 } from './report/section.js';
 import { socketBench } from './socket/socket-bench.js';
 import { strategiesBench } from './strategies/strategies-bench.js';
+import { streamBench } from './stream/stream-bench.js';
 
 const BENCHES: Record<string, (options: BenchRunOptions) => Promise<BenchSection>> = {
   ack: ackBench,
@@ -32,6 +34,7 @@ const BENCHES: Record<string, (options: BenchRunOptions) => Promise<BenchSection
   subscriptions: subscriptionsBench,
   marks: marksBench,
   rejection: rejectionBench,
+  stream: streamBench,
 };
 
 function parseArgs(argv: readonly string[]) {

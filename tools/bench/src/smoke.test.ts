@@ -17,6 +17,7 @@ const NAMES = [
   'subscriptions',
   'marks',
   'rejection',
+  'stream',
 ];
 
 /** Runs `pnpm bench --smoke` for `names` and returns the sections it wrote as JSON. */

@@ -106,10 +106,15 @@ export function normalizeEventCallback(
   );
   const kind = identity.kind ?? kindOf(inner.type);
   const isReaction = kind === 'reaction';
-  const channel = isReaction ? textOf(inner.item?.channel) : textOf(inner.channel);
+  // Assistant thread events name their conversation in `assistant_thread`.
+  const assistant = (inner as { assistant_thread?: Record<string, unknown> | null })
+    .assistant_thread;
+  const channel = isReaction
+    ? textOf(inner.item?.channel)
+    : (textOf(inner.channel) ?? textOf(assistant?.channel_id));
   const thread = isReaction
     ? textOf(inner.item?.ts)
-    : (textOf(inner.thread_ts) ?? textOf(inner.ts));
+    : (textOf(inner.thread_ts) ?? textOf(inner.ts) ?? textOf(assistant?.thread_ts));
   // A direct message: one user and the bot, in an `im` channel (not a group DM, `mpim`).
   const direct = (kind === 'message' || kind === 'mention') && inner.channel_type === 'im';
   return {
@@ -124,7 +129,7 @@ export function normalizeEventCallback(
       channel,
       thread: ended ?? thread,
       ...(ended === undefined ? {} : { endsThread: true }),
-      user: textOf(inner.user),
+      user: textOf(inner.user) ?? textOf(assistant?.user_id),
       ...(direct ? { direct: true } : {}),
       text: isReaction
         ? textOf(inner.reaction)

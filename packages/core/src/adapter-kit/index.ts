@@ -7,6 +7,7 @@
  * form for secondary event identities.
  */
 export type { Adapter, RuntimeHandle } from '../adapter/adapter.js';
+export type { StreamReplier } from '../adapter/stream-replier.js';
 export type {
   ActionCallOptions,
   ConversationActions,
@@ -30,6 +31,7 @@ export {
 } from '../conversation/markdown-parse.js';
 export { cardFallback, isCard, isOutboundMessage, type Message } from '../conversation/message.js';
 export type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
+export { StreamRateLimitedError } from '../errors.js';
 export {
   badRequestAnswer,
   type HttpAnswer,
@@ -96,3 +98,17 @@ export {
 } from './option-checks.js';
 export { PendingSet } from './pending-set.js';
 export { classifyRefusal, type RefusalKind } from './refusal.js';
+export {
+  DEFAULT_STREAM_OPTIONS,
+  resolveStreamOptions,
+  type StreamOptions,
+} from './stream/options.js';
+export {
+  type RunStreamOptions,
+  runStream,
+  type StreamResult,
+  type StreamStatus,
+} from './stream/run-stream.js';
+export { openSource, type TextPull, type TextSource } from './stream/source.js';
+export { type StreamReplyRun, streamReplyWith } from './stream/stream-reply.js';
+export type { StreamEnd, StreamWriter, StreamWriterLimits } from './stream/writer.js';

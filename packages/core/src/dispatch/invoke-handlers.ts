@@ -12,6 +12,7 @@ import type { HandlerCaller } from '../observe/handler-instrumentation.js';
 import type { HandledResult, Outcome } from '../outcomes/outcome.js';
 import type { HandlerContext } from '../routing/handler.js';
 import { Cancellation, type CancelSource } from '../util/cancellation.js';
+import { contextStream } from './context-stream.js';
 import type { Delivery } from './delivery.js';
 
 /** What a strategy adds to the handler context. */
@@ -112,6 +113,7 @@ class RunContext implements HandlerContext {
   readonly batch: readonly RtEvent[];
   readonly adapter: Adapter;
   readonly reply: HandlerContext['reply'];
+  readonly stream: HandlerContext['stream'];
   readonly #cancellation: Cancellation;
   readonly #threads: ThreadHost | undefined;
   #thread: ThreadContext | undefined;
@@ -146,6 +148,7 @@ class RunContext implements HandlerContext {
         () => legacyReply(adapter, event, message, signal),
       );
     };
+    this.stream = contextStream(adapter, event, () => cancellation.signal);
   }
 
   get signal(): AbortSignal {

@@ -135,6 +135,29 @@ export type Observation =
       readonly error?: unknown;
     }
   | {
+      /**
+       * A streamed reply (`ctx.stream`) ended, before its handler's outcome. `status`
+       * `interrupted`: the handler's signal aborted (lease lost, shutdown, detach timeout) and the
+       * reply ends with the interrupted marker; `failed`: the source threw (error marker) or the
+       * platform refused; `unfinished`: the final text or marker did not land within the stream's
+       * `finishTimeoutMs`. `path` is the platform path the adapter took (`slack-stream`,
+       * `slack-update`, `discord-edit`, ...).
+       */
+      readonly type: 'stream_finished';
+      readonly at: number;
+      readonly event: EventRef;
+      readonly adapter: string;
+      readonly path: string;
+      readonly status: 'completed' | 'interrupted' | 'failed' | 'unfinished';
+      /** Characters read from the source. */
+      readonly chars: number;
+      /** Platform writes (rate-limited attempts included) and how many were rate-limited. */
+      readonly writes: number;
+      readonly rateLimited: number;
+      readonly durationMs: number;
+      readonly error?: unknown;
+    }
+  | {
       /** Something an adapter wants operators to see (busy signal failed, rate-limit notice...). */
       readonly type: 'adapter_notice';
       readonly at: number;

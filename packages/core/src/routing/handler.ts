@@ -1,4 +1,6 @@
-import type { Adapter } from '../adapter/adapter.js';
+import type { Adapter, PostedMessage } from '../adapter/adapter.js';
+import type { StreamReplyOptions } from '../adapter/stream-replier.js';
+import type { TextSource } from '../adapter-kit/stream/source.js';
 import type { ContextActions } from '../conversation/actions.js';
 import type { ThreadContext } from '../conversation/thread-context.js';
 import type { RtEvent } from '../event/event.js';
@@ -45,6 +47,16 @@ export interface HandlerContext<Payload = unknown> extends ContextActions {
    * `for(ctx)` (e.g. `slack.for(ctx)`), which binds them to this handler's signal.
    */
   readonly adapter: Adapter;
+  /**
+   * Posts a reply to `event` that grows as `source` yields text (the AI SDK's `textStream` as
+   * is), buffered and written within the platform's rate limits; resolves where it landed once
+   * the source ended and its whole text is shown. Bound to `signal` (or `options.signal`): at the
+   * abort the source is cancelled, the reply ends with the interrupted marker, and the call
+   * rejects with `StreamInterruptedError`. A source that throws ends the reply with the error
+   * marker and its error is rethrown. `StreamUnsupportedError` when the adapter cannot stream.
+   * Options and defaults: `StreamOptions` (docs/streaming.md).
+   */
+  stream(source: TextSource, options?: StreamReplyOptions): Promise<PostedMessage>;
 }
 
 /**

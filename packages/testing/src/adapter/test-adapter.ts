@@ -9,9 +9,12 @@ import type {
   OutboundMessage,
   PostedMessage,
   RtEvent,
+  StreamReplier,
 } from '@rt/core';
 import type { ConversationActions, RuntimeHandle } from '@rt/core/adapter';
+import { streamReplyWith } from '@rt/core/adapter';
 import { type ActedByBot, testActions } from './test-actions.js';
+import { TestStreamWriter } from './test-stream-writer.js';
 
 /** What a bot posted through the test adapter. */
 export interface PostedByBot {
@@ -41,9 +44,10 @@ export type SyntheticEvent = Partial<RtEvent> & { readonly kind?: EventKind };
 /**
  * An in-memory adapter for testing bots without a network. `send` dispatches a synthetic event
  * through the runtime exactly as a platform adapter would; `posted` records everything handlers
- * posted with `ctx.reply`; `settled()` waits for every accepted delivery to finish.
+ * posted with `ctx.reply` (and `ctx.stream`: the reply's text grows in place as it streams);
+ * `settled()` waits for every accepted delivery to finish.
  */
-export interface TestAdapter extends Adapter, HistoryReader {
+export interface TestAdapter extends Adapter, HistoryReader, StreamReplier {
   /** Every message the bot posted, in order (`ctx.reply`, `ctx.post`, `ctx.dm`). */
   readonly posted: readonly PostedByBot[];
   /** Every conversation action the bot took (`ctx.react`, `ctx.ephemeral`, ...), in order. */
@@ -126,6 +130,13 @@ export function createTestAdapter(options: TestAdapterOptions = {}): TestAdapter
         inReplyTo: event,
       });
       return { channel, id: `posted-${posted.length}`, thread: event.thread };
+    },
+    streamReply(event, source, streamOptions) {
+      const writer = new TestStreamWriter(event, (post) => {
+        posted.push(post);
+        return { channel: post.channel, id: `posted-${posted.length}`, thread: event.thread };
+      });
+      return streamReplyWith({ runtime, adapter: name, event, writer }, source, streamOptions);
     },
     async readHistory(event, historyOptions) {
       const messages = options.history?.[event.thread ?? ''] ?? [];

@@ -6,6 +6,7 @@ import {
   startLoopbackHttp,
 } from '../support/loopback-http.js';
 import { FakeDiscordStore, json } from './fake-rest-answers.js';
+import { FakeDiscordMessages, type FakeDiscordRateLimit } from './fake-rest-messages.js';
 import { type FakeDiscordRoute, matchRoute } from './fake-rest-routes.js';
 import { validateDiscordCallback, validateDiscordMessage } from './validate-components.js';
 
@@ -91,6 +92,11 @@ export interface FakeDiscordRest {
     count?: number,
     timeoutMs?: number,
   ): Promise<FakeDiscordCall[]>;
+  /**
+   * The bot's messages with their current content, typing calls, and the writes refused by the
+   * rate limit (`messageRate`) or the 2000-character limit.
+   */
+  readonly messages: FakeDiscordMessages;
   /** Stops the server and drops open connections. Idempotent. */
   close(): Promise<void>;
 }
@@ -103,6 +109,12 @@ export interface FakeDiscordRestOptions {
   readonly botUserId?: string;
   /** The gateway URL `GET /gateway/bot` reports. Default `ws://127.0.0.1:1`. */
   readonly gatewayUrl?: string;
+  /**
+   * Message creates and edits allowed per channel (per interaction for webhook routes) in a
+   * window; past it 429 with `Retry-After` (seconds, to the millisecond) and `retry_after`.
+   * Default: no limit. Content over 2000 characters is always refused (400, code 50035).
+   */
+  readonly messageRate?: FakeDiscordRateLimit;
 }
 
 /**
@@ -128,6 +140,7 @@ export async function startFakeDiscordRest(
   const waiters = new ChangeWaiters('fake Discord REST');
 
   const store = new FakeDiscordStore(options);
+  const messages = new FakeDiscordMessages(options.messageRate);
 
   const unauthenticated = (route: FakeDiscordRoute | 'unknown') =>
     route.includes('/webhooks/') || route.includes('/interactions/');
@@ -182,6 +195,7 @@ export async function startFakeDiscordRest(
       json(res, status, { message, code });
       return;
     }
+    if (messages.intercept(call, res)) return;
     const invalid = validationErrors(route, body);
     if (invalid.length > 0) {
       rejections.push({ route, errors: invalid });
@@ -225,6 +239,7 @@ export async function startFakeDiscordRest(
         () => `${route} got ${matching().length} of ${count} calls`,
       );
     },
+    messages,
     close: () => http.close(),
   };
 }

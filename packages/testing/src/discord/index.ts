@@ -23,6 +23,13 @@ export {
   startFakeDiscordRest,
 } from './fake-rest.js';
 export {
+  DISCORD_CHANNEL_MESSAGE_RATE,
+  DISCORD_CONTENT_LIMIT,
+  type FakeDiscordMessage,
+  FakeDiscordMessages,
+  type FakeDiscordRateLimit,
+} from './fake-rest-messages.js';
+export {
   type AutocompleteOptions,
   buildAutocomplete,
   buildButton,

@@ -7,6 +7,7 @@ import {
 } from '../support/loopback-http.js';
 import { FakeOAuthServer } from './fake-oauth.js';
 import type { FakeSlackOAuth, FakeSlackOAuthOptions } from './fake-oauth-types.js';
+import { FakeSlackMessages, type FakeSlackRateLimit } from './fake-web-api-messages.js';
 import { validateSlackMessage, validateSlackView } from './validate-blocks.js';
 
 /** One call the fake received. */
@@ -68,6 +69,11 @@ export interface FakeSlackApi {
   waitForCalls(method: string, count?: number, timeoutMs?: number): Promise<FakeSlackApiCall[]>;
   /** The OAuth side (consent page, `oauth.v2.access`), when started with `oauth`. */
   readonly oauth: FakeSlackOAuth | undefined;
+  /**
+   * The bot's messages as posted, updated and streamed (their current text), the native stream
+   * states, the `assistant.threads.*` calls, and the calls refused by `rateLimits`.
+   */
+  readonly messages: FakeSlackMessages;
   /** Stops the server and drops open connections. Idempotent. */
   close(): Promise<void>;
 }
@@ -87,6 +93,12 @@ export interface FakeSlackApiOptions {
    * accepted only when listed in `tokens`.
    */
   readonly oauth?: FakeSlackOAuthOptions;
+  /**
+   * Per-method rate limits (e.g. `{ 'chat.update': { limit: 3, windowMs: 1000 } }`): a call over
+   * its method's limit for its token gets HTTP 429 `{ ok: false, error: 'ratelimited' }` with
+   * `Retry-After` in whole seconds, and is not counted. Default: none.
+   */
+  readonly rateLimits?: Readonly<Record<string, FakeSlackRateLimit>>;
 }
 
 function parseArgs(raw: string, contentType: string | undefined): Record<string, unknown> {
@@ -169,7 +181,8 @@ function basicOf(req: IncomingMessage): { id?: string; secret?: string } {
  * and answers plausibly: `chat.postMessage` (ok, `channel`, a fresh `ts`; thread replies are added
  * to the thread), `chat.update`, `chat.postEphemeral`, `reactions.add/remove`,
  * `views.open/push/update/publish` (a view id and hash), `conversations.replies` (seeded threads,
- * `limit` and cursor honoured), `auth.test`; unknown methods answer `unknown_method`, missing
+ * `limit` and cursor honoured), `auth.test`, the native streaming methods and
+ * `assistant.threads.*` (`FakeSlackMessages`); unknown methods answer `unknown_method`, missing
  * tokens `not_authed`. `response_url`s it hands out accept JSON posts.
  */
 export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Promise<FakeSlackApi> {
@@ -178,6 +191,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
   const faults = new RouteFaults<string, { error: string; status: number }>();
   const threads = new Map<string, Record<string, unknown>[]>();
   const waiters = new ChangeWaiters('fake Slack');
+  const messages = new FakeSlackMessages(options.rateLimits);
   let seq = 0;
   let responseUrls = 0;
   const botUserId = options.botUserId ?? 'U0BOT';
@@ -252,7 +266,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
           bot_id: botId,
         };
       default:
-        return { ok: false, error: 'unknown_method' };
+        return messages.answer(method, args, nextTs) ?? { ok: false, error: 'unknown_method' };
     }
   };
 
@@ -309,7 +323,19 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
       send(200, oauth!.authTest(issued.workspace, issued.kind));
       return;
     }
-    send(200, answer(method, args));
+    const retryAfter = messages.limited(method, token ?? '');
+    if (retryAfter !== undefined) {
+      res.writeHead(429, {
+        'content-type': 'application/json; charset=utf-8',
+        'retry-after': String(retryAfter),
+      });
+      res.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+      return;
+    }
+    const refusal = messages.refuse(method, args);
+    const body = refusal === undefined ? answer(method, args) : { ok: false, error: refusal };
+    messages.after(method, args, body);
+    send(200, body);
   };
 
   const http = await startLoopbackHttp(handle);
@@ -349,6 +375,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
       );
     },
     oauth,
+    messages,
     close: () => http.close(),
   };
 }

@@ -44,6 +44,14 @@ export {
   startFakeSlackApi,
 } from './fake-web-api.js';
 export {
+  type FakeAssistantCall,
+  type FakeSlackMessage,
+  FakeSlackMessages,
+  type FakeSlackRateLimit,
+  SLACK_STREAM_RATE_LIMITS,
+  SLACK_TEXT_LIMIT,
+} from './fake-web-api-messages.js';
+export {
   type BlockActionsOptions,
   type BlockSuggestionOptions,
   buildBlockActions,
