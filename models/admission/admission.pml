@@ -1,5 +1,5 @@
 /*
- * Model 2: per-instance admission, concurrency strategies and shutdown (SPEC 3, 4, 5, 7).
+ * Model 2: per-instance admission, concurrency strategies and shutdown (docs/contract.md §3, 4, 5, 7).
  *
  * Abstracts:
  *   packages/core/src/dispatch/prelude.ts             dispatch prelude (shutdown check, admission,
@@ -24,22 +24,22 @@
  * The Thread Lock is this instance's view of it: held while a handler of the scope runs (model 1
  * checks the lease protocol behind it; other instances holding the key only delay acquisition).
  *
- * Left out: the sync dispatch mode (no cap, SPEC 4 non-goal), debounce (queue with a quiet
+ * Left out: the sync dispatch mode (no cap, docs/contract.md §4 non-goal), debounce (queue with a quiet
  * window: same accounting) and concurrent, detach timeouts (`timed-out` is one more way a handler
  * settles), State errors and prelude errors, lease loss (model 1), observations other than
  * outcomes, time lengths (grace and abandon are "later"), adapters' stop/drain, and crashes.
  *
  * Invariants:
- *   A1 (SPEC 4 invariant 1, bounded retention): at every state, slots held <= MAX, each tenant's
+ *   A1 (docs/contract.md §4 invariant 1, bounded retention): at every state, slots held <= MAX, each tenant's
  *      slots <= CEIL, and slots held = deliveries whose tail still retains something (a slot is
  *      never released while its handler's promise has not settled). Monitor process.
- *   A2 (SPEC 4 invariant 2, SPEC 3 rules, honest rejection): a rejected delivery was never marked.
- *   A3 (SPEC 4 invariant 3, SPEC 6, no silent loss): no delivery gets a second terminal outcome;
+ *   A2 (docs/contract.md §4 invariant 2, docs/contract.md §3 rules, honest rejection): a rejected delivery was never marked.
+ *   A3 (docs/contract.md §4 invariant 3, docs/contract.md §6, no silent loss): no delivery gets a second terminal outcome;
  *      when shutdown resolves, every admitted delivery has exactly one, and
  *      admitted = sum of terminal outcomes of admitted deliveries.
- *   A4 (SPEC 5 burst, delivery-preserving shaping): every member of a batch gets the batch's
+ *   A4 (docs/contract.md §5 burst, delivery-preserving shaping): every member of a batch gets the batch's
  *      outcome (checked by A3: a member dropped from its batch never gets one).
- *   A5 (SPEC 7 (5), shutdown terminates): shutdown reaches its end in every run (Spin's
+ *   A5 (docs/contract.md §7 (5), shutdown terminates): shutdown reaches its end in every run (Spin's
  *      invalid-end-state check: the Shutdown process has no end label while waiting).
  *
  * Broken variants (broken-*.pml):

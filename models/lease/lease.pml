@@ -1,5 +1,5 @@
 /*
- * Model 1: Thread Lock leases over State (SPEC 5 "Thread Lock mechanics", SPEC 8, SPEC 2 "Thread
+ * Model 1: Thread Lock leases over State (docs/contract.md §5 "Thread Lock mechanics", docs/contract.md §8, docs/contract.md §2 "Thread
  * Lock", "Lock Scope").
  *
  * Abstracts:
@@ -32,16 +32,16 @@
  * its lease, so its abort comes late; then only the fence clauses of I3 hold, and are checked.
  *
  * Invariants (assertions unless said otherwise):
- *   I1 (SPEC 2 "Released only by its holder (token-checked)", SPEC 8 renewLock/releaseLock):
+ *   I1 (docs/contract.md §2 "Released only by its holder (token-checked)", docs/contract.md §8 renewLock/releaseLock):
  *      a renew or release by anyone but the live holder changes nothing in the State.
- *   I2 (SPEC 5 "A lease carries a fencing token, monotonic per key"): every fence issued is
+ *   I2 (docs/contract.md §5 "A lease carries a fencing token, monotonic per key"): every fence issued is
  *      strictly greater than every fence issued before it.
- *   I3 (SPEC 5 "universal lease-loss cancellation" + fences): when a lane acquires while another
+ *   I3 (docs/contract.md §5 "universal lease-loss cancellation" + fences): when a lane acquires while another
  *      lane's handler still runs, the older lease's local deadline has passed (its abort fired, or
  *      is due at that very instant), and the newer lease has the higher fence; a handler whose
  *      local deadline has not passed is never refused by the fenced resource, and the resource
  *      refuses every write older than one it took (so it is never written out of order).
- *   L1 (SPEC 5 queue "the waiter acquires when the lock frees ... poll ... or a wake-up"), LTL
+ *   L1 (docs/contract.md §5 queue "the waiter acquires when the lock frees ... poll ... or a wake-up"), LTL
  *      under weak fairness: a parked waiter does not stay parked forever while the lock is free.
  *
  * Broken variants switch one of these on (see broken-*.pml):

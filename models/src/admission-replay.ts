@@ -1,6 +1,6 @@
 /**
  * Replays a model-2 scenario through the runtime's public API (createRuntime, @rt/testing's test
- * adapter, @rt/state-memory) under vitest's fake timers, and reports what the SPEC 4 invariants
+ * adapter, @rt/state-memory) under vitest's fake timers, and reports what the docs/contract.md §4 invariants
  * need: every admission decision, the bound seen at every observation, marks made during
  * rejected dispatches, and the accounting once shutdown resolved.
  */

@@ -31,7 +31,7 @@ async function expectAnswer(response: Response, expected: ExpectedAnswer): Promi
 describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
   afterAll(() => closeHttpTransports());
 
-  describe('the SPEC 9.2 answer table over HTTP', () => {
+  describe('the docs/contract.md §9.2 answer table over HTTP', () => {
     failOnUnhandledRejections();
     let h: Harness;
     let gate = deferred();

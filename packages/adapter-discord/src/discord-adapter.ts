@@ -60,7 +60,7 @@ import type { LateBusySignal } from './respond/late-refusal.js';
 import type { DiscordShape } from './shapes.js';
 
 /**
- * Discord over HTTP interactions: Ed25519 verification, the shape-aware answer table of SPEC 9.2
+ * Discord over HTTP interactions: Ed25519 verification, the shape-aware answer table of docs/contract.md §9.2
  * within Discord's 3 s, outbound calls through `@discordjs/rest` and a History Reader. Create it
  * with `createDiscordAdapter`.
  */

@@ -2,7 +2,7 @@ import { InteractionType } from 'discord-api-types/v10';
 
 /**
  * The Discord interaction shapes the adapter tells apart. Each becomes `RtEvent.shape` and selects
- * a row of the shape-aware answer table (SPEC 9.2).
+ * a row of the shape-aware answer table (docs/contract.md §9.2).
  */
 export const DISCORD_SHAPES = [
   'application_command',

@@ -1,6 +1,6 @@
 /**
  * The Slack payload shapes the adapter tells apart. Each becomes `RtEvent.shape` and selects a row
- * of the shape-aware response table (SPEC 9.1).
+ * of the shape-aware response table (docs/contract.md §9.1).
  */
 export const SLACK_SHAPES = [
   'event_callback',

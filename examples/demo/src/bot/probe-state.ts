@@ -3,7 +3,7 @@ import { hasLockWakeups } from '@rt/core/state';
 
 /**
  * Wraps a State so `onMark` runs synchronously at every `markEvent`. The runtime calls
- * `markEvent` in the same synchronous step as it reserves an admission slot (SPEC 3: admission,
+ * `markEvent` in the same synchronous step as it reserves an admission slot (docs/contract.md §3: admission,
  * then the dedupe mark), so reading `detachedInFlight` there sees every admission's count. The
  * optional `LockWakeups` capability is kept when the wrapped State has it.
  */

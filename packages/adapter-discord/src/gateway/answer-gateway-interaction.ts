@@ -11,7 +11,7 @@ const INTERACTION_ANSWER_LIMIT_MS = 3000;
 
 /**
  * Answers an INTERACTION_CREATE from the gateway (an app without an Interactions Endpoint URL)
- * with the same transport-neutral core as HTTP (SPEC 9.2): the same normalisation, admission,
+ * with the same transport-neutral core as HTTP (docs/contract.md §9.2): the same normalisation, admission,
  * ephemeral decision before the ack and answer table, ready by `ackDeadlineMs` after receipt. The
  * callback goes to `POST /interactions/{id}/{token}/callback` through the adapter's bounded REST
  * client: for an accepted delivery that is `deferReply` (type 5, ephemeral as decided) or

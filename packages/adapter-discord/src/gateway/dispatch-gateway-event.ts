@@ -24,7 +24,7 @@ function visibleTarget(event: RtEvent): MessageTarget | undefined {
 
 /**
  * Dispatches a normalised gateway event (a message, a reaction, a raw dispatch) and answers its
- * refusal the SPEC 9.2 way: the gateway delivers at most once and has nothing to acknowledge, so a
+ * refusal the docs/contract.md §9.2 way: the gateway delivers at most once and has nothing to acknowledge, so a
  * message refused for capacity gets the busy signal (`busyText`), one refused at shutdown or for a
  * failed State the unavailable one (`unavailableText`), as does a message accepted and then
  * `dropped` without its handler running. Reactions and raw dispatches have no visible signal:

@@ -25,7 +25,7 @@ export interface MessageRefusalOptions {
 }
 
 /**
- * The gateway's answer to a refused message (SPEC 9.2, `messageCreate` row): Discord has nothing
+ * The gateway's answer to a refused message (docs/contract.md §9.2, `messageCreate` row): Discord has nothing
  * to acknowledge and never redelivers, so the user is told: a reply to the message with the text
  * (mentioning nobody), or the bot's reaction, as configured. Best-effort and time-bounded on the
  * kit's `FollowUpRunner`: each signal is cut at `budgetMs`, and a failure (a 403 in a channel the

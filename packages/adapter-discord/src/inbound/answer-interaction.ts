@@ -78,7 +78,7 @@ async function dispatchInteraction(
 }
 
 /**
- * The transport-neutral core: a verified, parsed interaction in, its callback out (SPEC 9.2).
+ * The transport-neutral core: a verified, parsed interaction in, its callback out (docs/contract.md §9.2).
  * PING is answered PONG whatever the runtime's state (never gated, even before `attach`). Before
  * `attach`: `not_attached`. A command holding the busy autocomplete choice is answered with the
  * busy text undispatched. Everything else is normalised and dispatched on the adapter kit: the

@@ -24,7 +24,7 @@ function text(value: unknown): string | undefined {
 /**
  * The channel, thread and user of an interaction. Threads are channels on Discord: an interaction
  * in one (its `channel.type` 10, 11 or 12) gets `thread` = the thread's id and `channel` = its
- * `parent_id`, so thread scope locks the thread and channel scope the parent channel (SPEC 9.2).
+ * `parent_id`, so thread scope locks the thread and channel scope the parent channel (docs/contract.md §9.2).
  * Elsewhere `channel` is the channel id and there is no thread: under thread scope such an
  * interaction is its own conversation, like a Slack slash command.
  */

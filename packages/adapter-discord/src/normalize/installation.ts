@@ -28,7 +28,7 @@ export function installationOf(interaction: DiscordInteraction): DiscordInstalla
 }
 
 /**
- * The tenant of an interaction (SPEC 9.2, ADR 0003), always non-empty:
+ * The tenant of an interaction (docs/contract.md §9.2, ADR 0003), always non-empty:
  * - in a guild: the `guild_id`, whoever authorized the app there (a guild install, or a user
  *   install used in that guild), so one channel's conversations always share one tenant and lock
  *   keys never split by who installed the app;

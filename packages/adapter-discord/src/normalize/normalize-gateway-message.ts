@@ -42,7 +42,7 @@ const THREAD_TYPES: ReadonlySet<number> = new Set([
 ]);
 
 /**
- * Where a gateway payload happened, in rt's terms (SPEC 9.2): in a thread, `thread` = the thread
+ * Where a gateway payload happened, in rt's terms (docs/contract.md §9.2): in a thread, `thread` = the thread
  * channel's id and `channel` = its `parent_id` (from the client's cache; absent when the thread is
  * not cached and only `channel_type` says it is one); elsewhere `channel` = the channel id.
  */

@@ -97,7 +97,7 @@ describe('normalizeGatewayMessage', () => {
     }
   });
 
-  it('a message in a cached thread has thread = the thread and channel = its parent (SPEC 9.2)', () => {
+  it('a message in a cached thread has thread = the thread and channel = its parent (docs/contract.md §9.2)', () => {
     expect(normalized(message({ where: 'thread' }))).toMatchObject({
       thread: FAKE_GATEWAY_THREAD_ID,
       channel: DISCORD_TEST_IDS.channelId,

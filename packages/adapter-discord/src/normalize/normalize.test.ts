@@ -120,7 +120,7 @@ describe('normalising interactions to neutral kinds', () => {
     expect(commandInvocationOf(event).focused).toEqual({ name: 'topic', value: 'ca' });
   });
 
-  it('in a thread, thread is the thread channel and channel its parent (lock keys per SPEC 9.2)', () => {
+  it('in a thread, thread is the thread channel and channel its parent (lock keys per docs/contract.md §9.2)', () => {
     const event = normalize(
       buildChatInputCommand({ channelId: '333', channelType: 11, parentId: '222' }),
     );

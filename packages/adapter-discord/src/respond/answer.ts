@@ -43,7 +43,7 @@ export function plainAck(event: RtEvent, ephemeral: boolean): DiscordCallback {
 
 /**
  * The shape-aware answer to a refused delivery (admission rejected, prelude error, shutdown, or
- * the deadline passed), carrying `text` (SPEC 9.2): type 4 with flags 64 for commands, components
+ * the deadline passed), carrying `text` (docs/contract.md §9.2): type 4 with flags 64 for commands, components
  * and modal submits (Discord never redelivers an interaction, so the user is told at once); for
  * autocomplete a type 8 with one busy choice (`busyChoices`).
  */
@@ -103,7 +103,7 @@ export function handlerCallback(
 }
 
 /**
- * Maps a resolved dispatch to the callback (SPEC 9.2):
+ * Maps a resolved dispatch to the callback (docs/contract.md §9.2):
  * - accepted and duplicate: `plainAck`;
  * - unrouted: components (and modals from them) type 6, autocomplete no choices, commands and other
  *   modals an ephemeral `unroutedText` (a type 5 nobody follows up would spin until Discord gives up);

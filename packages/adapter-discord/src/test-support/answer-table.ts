@@ -1,5 +1,5 @@
 /**
- * The Discord answer table of SPEC 9.2 as adapter-conformance rows: per interaction shape, the
+ * The Discord answer table of docs/contract.md §9.2 as adapter-conformance rows: per interaction shape, the
  * callback when accepted and the refusal with a given text; deferred rows also name the REST call
  * a handler's `ctx.reply` becomes.
  */
@@ -74,7 +74,7 @@ export function syncAnswer(event: RtEvent): unknown {
     : undefined;
 }
 
-/** Every shape the Discord HTTP adapter dispatches, with its row of the SPEC 9.2 table. */
+/** Every shape the Discord HTTP adapter dispatches, with its row of the docs/contract.md §9.2 table. */
 export const DISCORD_SHAPE_ROWS: readonly ConformanceShape<DiscordTestInteraction>[] = [
   ...DEFERRED_ROWS,
   {

@@ -70,7 +70,7 @@ export function installationOfInteractive(payload: SlackInteractive): SlackInsta
 }
 
 /**
- * The tenant (SPEC 9.1): the enterprise id for org-wide installs, else the team id (falling back to
+ * The tenant (docs/contract.md §9.1): the enterprise id for org-wide installs, else the team id (falling back to
  * the enterprise id when no team is named). `undefined` when the payload names neither.
  */
 export function tenantOf(installation: SlackInstallation): string | undefined {

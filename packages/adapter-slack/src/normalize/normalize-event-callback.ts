@@ -69,7 +69,7 @@ function isOwnMessage(body: SlackEventCallback, event: SlackInnerEvent, ctx: Nor
 /**
  * Normalises an `event_callback`: `message` → `message`, `app_mention` → `mention`,
  * `reaction_added`/`reaction_removed` → `reaction` (text = the emoji name), anything else → `raw`
- * with `type`. Id: `event_id`; tenant per SPEC 9.1; thread: `thread_ts ?? ts` (reactions: the
+ * with `type`. Id: `event_id`; tenant per docs/contract.md §9.1; thread: `thread_ts ?? ts` (reactions: the
  * reacted-to message). A message or mention in an `im` channel (`channel_type: 'im'`) is
  * `direct`. Messages and mentions carry their secondary identity in `aliases`, and
  * the `message` copy of a message mentioning the bot is a `mention` under `'mention-wins'`

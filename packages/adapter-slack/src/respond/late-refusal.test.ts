@@ -113,7 +113,7 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
           .status,
       ).toBe(200);
       const stopping = h.runtime.shutdown({ graceMs: 5_000 });
-      // SPEC 7 step 3: its handler has not started, so it ends `shutdown` at once, not `dropped`.
+      // docs/contract.md §7 step 3: its handler has not started, so it ends `shutdown` at once, not `dropped`.
       await h.observed((o) => o.type === 'dispatch_finished' && o.outcome === 'shutdown');
       acquireGate.resolve();
       hold.resolve();

@@ -43,7 +43,7 @@ export function actionSurfaceOf(payload: SlackInteractive): 'message' | 'modal' 
 
 /**
  * The shape-aware answer to a delivery the runtime refused (admission rejected, prelude error,
- * shutdown), carrying `text` (SPEC 9.1):
+ * shutdown), carrying `text` (docs/contract.md §9.1):
  * - `event_callback`: `retry` (HTTP 503, never `x-slack-no-retry`), so Slack's own retry carries
  *   the event;
  * - slash command: 200 with an ephemeral `text`;

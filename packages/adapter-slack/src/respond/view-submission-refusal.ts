@@ -2,8 +2,8 @@ import { jsonAck, type SlackAck } from './answer.js';
 import { busyView } from './busy-surfaces.js';
 
 /**
- * The answer that refuses a `view_submission` with `text` while keeping the user's input (SPEC
- * 9.1): `response_action: errors` on input block `blockId` (Slack only shows errors on input
+ * The answer that refuses a `view_submission` with `text` while keeping the user's input (docs/contract.md
+ * §9.1): `response_action: errors` on input block `blockId` (Slack only shows errors on input
  * blocks, and rejects the answer when the id names anything else), or, without an input block,
  * `response_action: push` of a small busy view over the modal.
  */

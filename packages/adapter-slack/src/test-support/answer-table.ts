@@ -1,5 +1,5 @@
 /**
- * The Slack answer table of SPEC 9.1 as adapter-conformance rows: per payload shape, the
+ * The Slack answer table of docs/contract.md §9.1 as adapter-conformance rows: per payload shape, the
  * acknowledgement when accepted, and the refusal (acknowledgement plus follow-up platform call)
  * with a given text.
  */
@@ -118,7 +118,7 @@ const busyViewVia =
 
 const emptyAck = { status: 200, check: body('') };
 
-/** Every shape the Slack HTTP adapter dispatches, with its row of the SPEC 9.1 table. */
+/** Every shape the Slack HTTP adapter dispatches, with its row of the docs/contract.md §9.1 table. */
 export const SLACK_SHAPES: readonly ConformanceShape<SlackTestPayload, SlackConformanceBot>[] = [
   {
     name: 'event_callback message',

@@ -10,7 +10,7 @@ export interface AdmissionSlot {
 }
 
 /**
- * The per-instance Admission Bound (SPEC 4): at most `maxDetached` slots in total and, when
+ * The per-instance Admission Bound (docs/contract.md §4): at most `maxDetached` slots in total and, when
  * `maxDetachedPerTenant > 0`, at most that many per `(adapter, tenant)`. Per-tenant counters are
  * deleted when they reach zero, so memory does not grow with the number of tenants.
  */

@@ -70,7 +70,7 @@ export class DeliveryRunner {
 
   /**
    * The strategies' way to run handlers. A delivery whose handler has not started when shutdown
-   * began ends `shutdown` without running, and gets that outcome at once (SPEC 7, step 3): its
+   * began ends `shutdown` without running, and gets that outcome at once (docs/contract.md §7, step 3): its
    * lock, if any, is still owed a release, which shutdown waits for within its lock-I/O budget.
    * Once shutdown began, a delivery whose handler finishes gets its outcome at once, after its
    * lock's release became owed again (`HeldLock.takeBack`), so shutdown never resolves between
@@ -177,7 +177,7 @@ export class DeliveryRunner {
 
   /**
    * The abandon deadline: handlers still running are given up on with outcome `shutdown`. Their
-   * slots stay held until their promises settle (SPEC 4, invariant 1): `stats()` keeps showing
+   * slots stay held until their promises settle (docs/contract.md §4, invariant 1): `stats()` keeps showing
    * them. A delivery whose handler finished keeps its own outcome.
    */
   abandonRunning(): void {

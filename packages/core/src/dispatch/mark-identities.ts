@@ -13,7 +13,7 @@ export interface MarkHost {
 const reported = new WeakSet<MarkHost>();
 
 /**
- * The prelude's dedupe mark (SPEC 3 step 4) for every identity of `event`, for `ttlMs`. Without
+ * The prelude's dedupe mark (docs/contract.md §3 step 4) for every identity of `event`, for `ttlMs`. Without
  * `aliases`: `markEvent(primary)`. With aliases and a State offering `MultiKeyMark`: one atomic
  * `markEvents([primary, ...aliases])`, so the delivery is a duplicate when any identity was seen
  * and a failure marks none of them. With aliases and no capability: `markEvent(primary)` alone,

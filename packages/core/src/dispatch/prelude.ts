@@ -45,7 +45,7 @@ export interface PreludeHost {
 }
 
 /**
- * The dispatch pipeline (SPEC 3): validate, shutdown check, the conversation step (a thread that
+ * The dispatch pipeline (docs/contract.md §3): validate, shutdown check, the conversation step (a thread that
  * ended loses its subscription; a plain message of a subscribed thread routes to
  * `onSubscribedMessage`: one State read, only for plain messages in threads), route (under
  * `kind`, else under `fallbackKind`), lock scope, admission (deferred only), one dedupe mark of

@@ -9,7 +9,7 @@ export type LockScope = 'thread' | 'channel' | ((event: RtEvent) => string);
 const part = encodeURIComponent;
 
 /**
- * The scope key of `event` under `scope` (SPEC glossary "Lock Scope"; docs/events.md), namespaced
+ * The scope key of `event` under `scope` (docs/contract.md §2, "Lock Scope"; docs/events.md), namespaced
  * by adapter and tenant so installations never share a lock:
  * - thread: `adapter:tenant:channel:thread`. A thread id (a Slack `ts`) is unique only within its
  *   channel, so the channel is part of the key; it is omitted only when the event has none. An

@@ -23,7 +23,7 @@ export const OUTCOMES = [
 /**
  * A terminal outcome. `prelude-error` is rt's name for a delivery whose prelude failed before it
  * was accepted, so nothing was marked: its dedupe mark failed (the platform is told to retry) or
- * its lock scope function threw (both a `PreludeError`). The rest are SPEC 6.
+ * its lock scope function threw (both a `PreludeError`). The rest are docs/contract.md §6.
  */
 export type Outcome = (typeof OUTCOMES)[number];
 

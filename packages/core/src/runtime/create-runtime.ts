@@ -34,7 +34,7 @@ export function createRuntime(options: CreateRuntimeOptions): Runtime {
 }
 
 /**
- * The runtime: registration (adapters, routes), counters, and the wiring of the pieces each SPEC
+ * The runtime: registration (adapters, routes), counters, and the wiring of the pieces each contract
  * concept lives in: the prelude (dispatch/prelude.ts), the runners (dispatch/delivery-runner.ts),
  * the strategies (strategies/), the outcome ledger (runtime/outcome-ledger.ts) and shutdown
  * (runtime/shutdown.ts).

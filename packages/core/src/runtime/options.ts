@@ -4,13 +4,13 @@ import type { RtLogger } from '../observe/logger.js';
 import type { DispatchMode, Observation, Observer } from '../observe/observation.js';
 import type { State } from '../state/state.js';
 
-/** The five concurrency strategies (SPEC 5). */
+/** The five concurrency strategies (docs/contract.md §5). */
 export type StrategyName = 'drop' | 'queue' | 'debounce' | 'concurrent' | 'burst';
 
 /** A strategy with its tuning. Fields that do not apply to the chosen strategy are ignored. */
 export interface ConcurrencyOptions {
   /**
-   * Which strategy every locking decision uses (SPEC 5). Default `queue`: no acknowledged message
+   * Which strategy every locking decision uses (docs/contract.md §5). Default `queue`: no acknowledged message
    * is discarded unseen. `drop` is a deliberate choice to lose messages in a busy conversation.
    */
   readonly strategy: StrategyName;

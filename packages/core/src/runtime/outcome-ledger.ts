@@ -9,7 +9,7 @@ import {
 } from '../outcomes/outcome.js';
 
 /**
- * The record of terminal outcomes (SPEC 4, invariant 3): counts by outcome, the deliveries that
+ * The record of terminal outcomes (docs/contract.md §4, invariant 3): counts by outcome, the deliveries that
  * still owe one (so shutdown can wait for the last of them), and the `dispatch_finished`
  * observation every outcome emits. A delivery's outcome is recorded once: later results for it
  * (a strategy resolving after shutdown already decided) are ignored.

@@ -5,7 +5,7 @@ import { deferred, TestAdapter } from '../test-support/test-adapter.js';
 
 const failingScope = (event: { channel?: string }) => event.channel ?? '';
 
-describe('prelude order around the lock scope (SPEC 3)', () => {
+describe('prelude order around the lock scope (docs/contract.md §3)', () => {
   it('answers unrouted before computing the lock scope', async () => {
     const { runtime, adapter, ofType } = setup({ lockScope: failingScope });
     runtime.onMention(() => {});

@@ -95,7 +95,7 @@ export interface Runtime {
   onEvent(type: string, handler: Handler): () => void;
   /**
    * Runs the dispatch prelude (shutdown check, route, admission, dedupe mark) and then either
-   * starts the detached tail (deferred) or runs the handlers (sync). See SPEC 3.
+   * starts the detached tail (deferred) or runs the handlers (sync). See docs/contract.md §3.
    */
   dispatch(event: RtEvent, options?: DispatchOptions): Promise<DispatchResult>;
   /** Starts connection-based adapters. Idempotent. */

@@ -14,7 +14,7 @@ const STEP_NOTICES: Readonly<
 });
 
 /**
- * Runs one shutdown step of every adapter at once: `stop` (SPEC 7, step 2: close inbound
+ * Runs one shutdown step of every adapter at once: `stop` (docs/contract.md §7, step 2: close inbound
  * connections) or `drain` (after the last outcome: finish outbound follow-ups). Each adapter gets
  * a signal that aborts after `budgetMs` (a `TimeoutError` `DOMException`), so it can give up its
  * work instead of leaving it running. A step still pending at the budget is observed as an

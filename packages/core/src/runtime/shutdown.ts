@@ -33,7 +33,7 @@ export function validateShutdownBudgets(graceMs: unknown, abandonMs: unknown): v
 }
 
 /**
- * The shutdown sequence (SPEC 7) after admission closed (step 1, done synchronously by the
+ * The shutdown sequence (docs/contract.md §7) after admission closed (step 1, done synchronously by the
  * caller): (2) adapters stop their inbound connections; (3) every delivery whose handler has not
  * started ends `shutdown` now, and deliveries whose handler already finished get their outcome
  * now; (4) running handlers get `graceMs`, then their signal aborts with `ShutdownError`; those

@@ -1,5 +1,5 @@
 /**
- * The State contract (SPEC 8): coordination state only, dedupe marks and Thread Lock leases.
+ * The State contract (docs/contract.md §8): coordination state only, dedupe marks and Thread Lock leases.
  * Never event payloads, message history or application data. Optional capabilities
  * (`LockWakeups`, `MultiKeyMark`) are separate interfaces, each detected with one type guard.
  */

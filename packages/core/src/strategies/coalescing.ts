@@ -28,7 +28,7 @@ interface Entry {
 }
 
 /**
- * The engine behind `queue` and `debounce` (SPEC 5). Per scope at most one delivery waits whose
+ * The engine behind `queue` and `debounce` (docs/contract.md §5). Per scope at most one delivery waits whose
  * handler has not started (parked, or taking the lock): a newer delivery supersedes it (most
  * recent wins by local dispatch order), the superseded one
  * resolves `superseded` at once, and the survivor inherits its `skipped` events. The survivor

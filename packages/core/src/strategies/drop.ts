@@ -46,7 +46,7 @@ export async function runLocked(
   onConflict: () => HandledResult | Promise<HandledResult>,
   extras: Omit<InvokeExtras, 'lock'> = {},
 ): Promise<HandledResult> {
-  // Until the handler starts, shutdown ends the delivery at once (SPEC 7, step 3).
+  // Until the handler starts, shutdown ends the delivery at once (docs/contract.md §7, step 3).
   let lock: HeldLock | null;
   try {
     lock = await tryAcquireThroughOutage(host.locks, delivery.scopeKey, {

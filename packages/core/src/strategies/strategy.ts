@@ -21,7 +21,7 @@ export interface StrategyHost {
 }
 
 /**
- * A concurrency strategy (SPEC 5). One instance serves the whole runtime.
+ * A concurrency strategy (docs/contract.md §5). One instance serves the whole runtime.
  */
 export interface ConcurrencyStrategy {
   readonly name: StrategyName;

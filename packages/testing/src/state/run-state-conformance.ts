@@ -1,5 +1,5 @@
 /**
- * The one contract suite every `State` implementation runs (SPEC 8).
+ * The one contract suite every `State` implementation runs (docs/contract.md §8).
  */
 import type { State } from '@rt/core';
 import { describe } from 'vitest';

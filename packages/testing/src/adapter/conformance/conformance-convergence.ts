@@ -1,5 +1,5 @@
 /**
- * Shutdown under continuous traffic (SPEC 7): the adapter's `stop()` and `drain()` wait for what
+ * Shutdown under continuous traffic (docs/contract.md §7): the adapter's `stop()` and `drain()` wait for what
  * was in flight when they began, not for work that keeps arriving, so shutdown ends without
  * either step hitting its budget.
  */

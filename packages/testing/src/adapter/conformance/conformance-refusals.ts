@@ -1,5 +1,5 @@
 /**
- * The answer table, row by row (SPEC 9): each shape accepted as its row says; refused as its row
+ * The answer table, row by row (docs/contract.md §9): each shape accepted as its row says; refused as its row
  * says when the bound is saturated (sync shapes: accepted, there is no cap), during shutdown and
  * when the State cannot mark it; a refused delivery is never marked, so the same delivery is
  * accepted later.

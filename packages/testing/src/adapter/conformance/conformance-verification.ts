@@ -1,5 +1,5 @@
 /**
- * Verification and body checks (SPEC 9): a wrong or missing signature gets 401 before anything
+ * Verification and body checks (docs/contract.md §9): a wrong or missing signature gets 401 before anything
  * else, in every runtime state; oversized bodies 413, unparsable ones 400; none dispatched.
  */
 import { expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The one contract suite every HTTP adapter runs (SPEC 9, SPEC 7), like `runStateConformance`.
+ * The one contract suite every HTTP adapter runs (docs/contract.md §9, docs/contract.md §7), like `runStateConformance`.
  */
 import { describe } from 'vitest';
 import { failOnUnhandledRejections } from '../../support/unhandled-rejections.js';
