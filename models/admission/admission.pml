@@ -29,17 +29,24 @@
  * settles), State errors and prelude errors, lease loss (model 1), observations other than
  * outcomes, time lengths (grace and abandon are "later"), adapters' stop/drain, and crashes.
  *
- * Invariants:
- *   A1 (SPEC 4 invariant 1, bounded retention): at every state, slots held <= MAX, each tenant's
- *      slots <= CEIL, and slots held = deliveries whose tail still retains something (a slot is
- *      never released while its handler's promise has not settled). Monitor process.
- *   A2 (SPEC 4 invariant 2, SPEC 3 rules, honest rejection): a rejected delivery was never marked.
- *   A3 (SPEC 4 invariant 3, SPEC 6, no silent loss): no delivery gets a second terminal outcome;
- *      when shutdown resolves, every admitted delivery has exactly one, and
- *      admitted = sum of terminal outcomes of admitted deliveries.
- *   A4 (SPEC 5 burst, delivery-preserving shaping): every member of a batch gets the batch's
- *      outcome (checked by A3: a member dropped from its batch never gets one).
- *   A5 (SPEC 7 (5), shutdown terminates): shutdown reaches its end in every run (Spin's
+ * Invariants (assertions carry their tag, which check.sh reads from Spin's report):
+ *   A1 (§4 invariant 1, bounded retention): at every state, slots held <= MAX, each tenant's
+ *      slots <= CEIL, the per-tenant counters sum to the slots held, and slots held = deliveries
+ *      whose tail still retains something (a slot is never released while its handler's promise
+ *      has not settled). Monitor process.
+ *   A2 (§4 invariant 2, §3 rules, honest rejection): a refused delivery was never marked.
+ *   A3 (§4 invariant 3, §6, no silent loss): no delivery gets a second terminal outcome; when
+ *      shutdown resolves, every admitted delivery has exactly one, and admitted = sum of
+ *      terminal outcomes of admitted deliveries.
+ *   A4 (§5 burst, delivery-preserving shaping): every member of a batch gets the batch's
+ *      outcome (checked by A3/A5: a member dropped from its batch never gets one).
+ *   A5 (§7): when shutdown resolves, every dispatched delivery has its outcome, those still in
+ *      the prelude (awaiting markEvent) included.
+ *   A6 (§7 (1)): after close, deliveries are only refused.
+ *   A7 (§5 drop, queue, burst): no handler starts while another holds its scope's lock.
+ *   A8 (§3 dedupe): at most one admission per Event Identity (tenant, id).
+ *   A9 (§6): every duplicate gets the outcome `duplicate`.
+ *   end (§7 (5), shutdown terminates): shutdown reaches its end in every run (Spin's
  *      invalid-end-state check: the Shutdown process has no end label while waiting).
  *
  * Broken variants (broken-*.pml):
@@ -75,6 +82,16 @@
 #define O_REJECTED 6
 #define O_DUPLICATE 7
 
+/* Invariant tags: constants in every assertion, so Spin's report names the invariant. */
+hidden byte A1 = 1;
+hidden byte A2 = 1;
+hidden byte A3 = 1;
+hidden byte A5 = 1;
+hidden byte A6 = 1;
+hidden byte A7 = 1;
+hidden byte A8 = 1;
+hidden byte A9 = 1;
+
 byte outcome[D];
 bool admittedD[D];
 bool markedBy[D];    /* ghost: this delivery's markEvent call marked its id */
@@ -83,6 +100,9 @@ bool runningD[D];
 bool abandoned[D];
 byte tenantOf[D];
 byte marked[IDS];    /* the State's dedupe marks */
+byte admits[IDS];    /* ghost: admissions per Event Identity (A8) */
+bool dup[D];         /* ghost: found a duplicate (A9) */
+byte dispatchedN;    /* ghost: deliveries that entered the prelude (A5) */
 
 byte inFlight;
 byte perTenant[2];
@@ -102,11 +122,12 @@ chan closedQ[2] = [D] of { byte }; /* burst: closed batches waiting for the lock
 byte dispatched; /* simulation only: shutdown waits for this many dispatches */
 #endif
 
-#define INV (inFlight <= MAX && perTenant[0] <= CEIL && perTenant[1] <= CEIL && inFlight == retained)
+#define INV (inFlight <= MAX && perTenant[0] <= CEIL && perTenant[1] <= CEIL && \
+             perTenant[0] + perTenant[1] == inFlight && inFlight == retained)
 
 active proctype Monitor() {
 end_monitor:
-  atomic { !INV -> assert(INV) } /* A1 */
+  atomic { !INV -> assert(A1 && INV) }
 }
 
 inline releaseSlot(k) {
@@ -117,8 +138,10 @@ inline releaseSlot(k) {
 }
 
 inline record(k, o) {
-  assert(outcome[k] == O_NONE); /* A3: exactly one terminal outcome */
+  assert(A2 && (o != O_REJECTED || !markedBy[k])); /* a refused delivery was never marked */
+  assert(A3 && outcome[k] == O_NONE); /* exactly one terminal outcome */
   outcome[k] = o;
+  printf("SCEN outcome d=%d o=%d\n", k, o);
   if
   :: admittedD[k] -> settled++
   :: else -> skip
@@ -191,6 +214,7 @@ end_hang:
 
 /* Marks every member of mask running and starts its handler; the lock is free. */
 inline start(s, mask) {
+  assert(A7 && !lockHeld[s]);
   lockHeld[s] = true;
   k = 0;
   do
@@ -239,7 +263,7 @@ proctype Dispatcher() {
      if :: id = 0 :: d > 0 -> id = d fi;
      atomic {
        printf("SCEN dispatch d=%d scope=%d tenant=%d id=%d\n", d, s, t, id);
-       tenantOf[d] = t;
+       tenantOf[d] = t; dispatchedN = d + 1;
 #ifdef BUG_MARK_BEFORE_ADMIT
        if
        :: marked[id * 2 + t] == 0 -> marked[id * 2 + t] = 1; markedBy[d] = true
@@ -249,10 +273,11 @@ proctype Dispatcher() {
        /* (1) shutdown check, (3) admission: reserve a slot or reject */
        if
        :: closed || inFlight >= MAX || perTenant[t] >= CEIL ->
-          assert(!markedBy[d]); /* A2 */
           record(d, O_REJECTED);
+          printf("SCEN decide d=%d res=3\n", d);
           ok = false
        :: else ->
+          assert(A6 && !closed);
           slot[d] = true; inFlight++; perTenant[t]++; retained++; inPrelude++;
           ok = true
        fi
@@ -261,6 +286,7 @@ proctype Dispatcher() {
      if
      :: ok ->
         atomic {
+          printf("SCEN mark d=%d\n", d);
           inPrelude--;
 #ifdef BUG_MARK_BEFORE_ADMIT
           if
@@ -269,10 +295,13 @@ proctype Dispatcher() {
           fi;
 #endif
           if
-          :: marked[id * 2 + t] != 0 -> leave(d, O_DUPLICATE)
+          :: marked[id * 2 + t] != 0 -> dup[d] = true; leave(d, O_DUPLICATE);
+             printf("SCEN decide d=%d res=2\n", d)
           :: else ->
              marked[id * 2 + t] = 1; markedBy[d] = true;
              admitted++; admittedD[d] = true;
+             admits[id * 2 + t]++; assert(A8 && admits[id * 2 + t] <= 1);
+             printf("SCEN decide d=%d res=1\n", d);
              /* (5) the detached tail starts */
              if
              :: closed -> leave(d, O_SHUTDOWN) /* parks into an aborted shutdown signal */
@@ -385,10 +414,14 @@ active proctype Shutdown() {
     k = 0
   };
   /* (5) resolve once every admitted delivery has its terminal outcome (A5: this is reached) */
-  (settled == admitted && inPrelude == 0);
+  atomic { (settled == admitted && inPrelude == 0) -> printf("SCEN resolved\n") };
   k = 0;
   do
-  :: k < D -> assert(!admittedD[k] || outcome[k] != O_NONE); k++ /* A3 */
+  :: k < D ->
+     assert(A9 && (!dup[k] || outcome[k] == O_DUPLICATE));
+     assert(A3 && (!admittedD[k] || outcome[k] != O_NONE));
+     assert(A5 && (k >= dispatchedN || outcome[k] != O_NONE));
+     k++
   :: else -> break
   od
 }
