@@ -16,7 +16,8 @@
  *                                                     maxBatch or by its window, run in order
  *   packages/core/src/runtime/outcome-ledger.ts       the ledger shutdown waits on
  *
- * What is modelled: D deliveries arriving one after another, each with a scope (2), a tenant (2)
+ * What is modelled: D deliveries arriving one after another, each with a tenant (2) whose one lock
+ * scope it uses (rt's lock keys start with adapter:tenant)
  * and an event id (fresh, or the first delivery's again: a redelivery); the deferred dispatch mode; the bound MAX and the
  * tenant ceiling CEIL; the `await markEvent` between reservation and marking (shutdown may start
  * there); one strategy per run (-DSTRATEGY=QUEUE|DROP|BURST); handlers that complete, fail, honour
@@ -190,6 +191,11 @@ end_hang:
   k = 0;
   /* the handler's promise settled: release the lock, then every member's slot and outcome */
   atomic {
+    /* a handler whose signal aborted (grace is over) ends `shutdown`, whatever it returned */
+    if
+    :: graceOver -> res = O_SHUTDOWN
+    :: else -> skip
+    fi;
     printf("SCEN settle mask=%d res=%d\n", mask, res);
     lockHeld[s] = false;
     k = 0;
@@ -258,8 +264,10 @@ proctype Dispatcher() {
   :: d < D ->
      /* the platform's choice: scope, tenant, event id (a repeated id is a redelivery) */
      /* symmetry: the first delivery has scope 0, tenant 0, id 0; a later one a fresh id or 0 */
-     if :: s = 0 :: d > 0 -> s = 1 fi;
+     /* a lock scope belongs to one tenant (rt's lock keys start with adapter:tenant): here each
+        tenant has one scope, so scope = tenant */
      if :: t = 0 :: d > 0 -> t = 1 fi;
+     s = t;
      if :: id = 0 :: d > 0 -> id = d fi;
      atomic {
        printf("SCEN dispatch d=%d scope=%d tenant=%d id=%d\n", d, s, t, id);

@@ -14,6 +14,7 @@
  *   why <one line>
  *   - <text to find: must occur exactly once in the target>
  *   + <its replacement (may be empty)>
+ * `<NL>` in a find or a replacement stands for a line break (finds may span lines).
  * Several -/+ pairs apply in order. A find that occurs zero times or more than once is an error
  * (exit 2): a stale mutation must fail loudly, never pass unapplied.
  */
@@ -36,13 +37,13 @@ export function parseMutations(text) {
     if (match) {
       current[match[1]] = match[2].trim();
     } else if (line.startsWith('- ') || line === '-') {
-      current.edits.push({ find: line.slice(2), replace: undefined });
+      current.edits.push({ find: line.slice(2).replaceAll('<NL>', '\n'), replace: undefined });
     } else if (line.startsWith('+ ') || line === '+') {
       const last = current.edits.at(-1);
       if (last === undefined || last.replace !== undefined) {
         throw new Error(`line ${index + 1}: "+" without a preceding "-"`);
       }
-      last.replace = line.slice(2);
+      last.replace = line.slice(2).replaceAll('<NL>', '\n');
     } else {
       throw new Error(`line ${index + 1}: unreadable: ${line}`);
     }
