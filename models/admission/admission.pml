@@ -119,9 +119,6 @@ byte parked[2];      /* queue: 1 + the scope's parked survivor, 0 = none */
 byte openMask[2];    /* burst: members of the scope's open batch */
 chan closedQ[2] = [D] of { byte }; /* burst: closed batches waiting for the lock, in order */
 
-#ifdef SIM_SHUTDOWN_AFTER
-byte dispatched; /* simulation only: shutdown waits for this many dispatches */
-#endif
 
 #define INV (inFlight <= MAX && perTenant[0] <= CEIL && perTenant[1] <= CEIL && \
              perTenant[0] + perTenant[1] == inFlight && inFlight == retained)
@@ -282,7 +279,7 @@ proctype Dispatcher() {
        if
        :: closed || inFlight >= MAX || perTenant[t] >= CEIL ->
           record(d, O_REJECTED);
-          printf("SCEN decide d=%d res=3\n", d);
+          printf("SCEN decide d=%d res=3 why=%d\n", d, (closed -> 1 : (inFlight >= MAX -> 2 : 3)));
           ok = false
        :: else ->
           assert(A6 && !closed);
@@ -363,9 +360,6 @@ proctype Dispatcher() {
      fi;
      s = 0; t = 0; id = 0; ok = false;
      d++
-#ifdef SIM_SHUTDOWN_AFTER
-     ; dispatched = d
-#endif
   :: else -> break
   od
 }
@@ -373,7 +367,7 @@ proctype Dispatcher() {
 active proctype Shutdown() {
   byte s, k, m;
 #ifdef SIM_SHUTDOWN_AFTER
-  dispatched >= SIM_SHUTDOWN_AFTER;
+  dispatchedN >= SIM_SHUTDOWN_AFTER; /* from that delivery's reservation on */
 #endif
   /* may start at any point: (1) close admission, (3) what has not started leaves now */
   atomic {

@@ -24,8 +24,11 @@ export type ScenarioStep =
   | { readonly op: 'window'; readonly scope: number }
   /** The awaited dedupe mark of delivery `d` answers (shutdown may have started before). */
   | { readonly op: 'mark'; readonly d: number }
-  /** The model's admission decision for `d`: 1 accepted, 2 duplicate, 3 rejected. */
-  | { readonly op: 'decide'; readonly d: number; readonly res: number }
+  /**
+   * The model's admission decision for `d`: 1 accepted, 2 duplicate, 3 rejected; a rejection's
+   * `why`: 1 closed (shutdown), 2 the bound, 3 the tenant ceiling.
+   */
+  | { readonly op: 'decide'; readonly d: number; readonly res: number; readonly why?: number }
   /** The terminal outcome the model recorded for `d` (1 completed ... 7 duplicate). */
   | { readonly op: 'outcome'; readonly d: number; readonly o: number }
   | { readonly op: 'shutdown' }
@@ -67,7 +70,9 @@ export function scenarioStepsOf(lines: readonly string[]): ScenarioStep[] {
       case 'mark':
         return { op: 'mark', d: num('d') };
       case 'decide':
-        return { op: 'decide', d: num('d'), res: num('res') };
+        return record.why === undefined
+          ? { op: 'decide', d: num('d'), res: num('res') }
+          : { op: 'decide', d: num('d'), res: num('res'), why: num('why') };
       case 'outcome':
         return { op: 'outcome', d: num('d'), o: num('o') };
       case 'shutdown':
