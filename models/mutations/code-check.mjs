@@ -20,9 +20,10 @@ const entries = parseMutations(readFileSync(join(models, 'mutations/code.txt'), 
 const wanted = process.argv.slice(2);
 const selected = wanted.length ? entries.filter((entry) => wanted.includes(entry.name)) : entries;
 const jobs = Number(process.env.MODELS_JOBS ?? 2);
-const vitest = [join(models, 'node_modules/.bin/vitest'), join(models, '../node_modules/.bin/vitest')].find(
-  (path) => existsSync(path),
-);
+const vitest = [
+  join(models, 'node_modules/.bin/vitest'),
+  join(models, '../node_modules/.bin/vitest'),
+].find((path) => existsSync(path));
 if (vitest === undefined) throw new Error('vitest is not installed: run pnpm install');
 const marks = mkdtempSync(join(tmpdir(), 'rt-code-mutations-'));
 const children = new Set();
@@ -43,15 +44,17 @@ function run(entry) {
   const mark = join(marks, entry.name);
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(
-      vitest,
-      ['run', ...(entry.config ?? '').split(/\s+/).filter(Boolean)],
-      {
-        cwd: models,
-        env: { ...process.env, RT_CODE_MUTATION: entry.name, RT_MUTATION_MARK: mark, CI: 'true' },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(vitest, ['run', ...(entry.config ?? '').split(/\s+/).filter(Boolean)], {
+      cwd: models,
+      env: {
+        ...process.env,
+        RT_CODE_MUTATION: entry.name,
+        RT_MUTATION_MARK: mark,
+        CI: 'true',
+        NO_COLOR: '1',
       },
-    );
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(child);
     let output = '';
     child.stdout.on('data', (chunk) => {
@@ -63,19 +66,28 @@ function run(entry) {
     child.on('close', (code) => {
       children.delete(child);
       const secs = ((Date.now() - started) / 1000).toFixed(0);
-      const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+      const plain = output
+        .split(String.fromCharCode(27))
+        .map((part, at) => (at === 0 ? part : part.replace(/^\[[0-9;]*m/, '')))
+        .join('');
       const failedTests = /Tests\s+(\d+) failed/.exec(plain)?.[1];
       let applied = false;
       try {
         applied = readFileSync(mark, 'utf8') === entry.name;
       } catch {}
       if (!applied) {
-        resolve({ ok: false, line: `FAIL ${entry.name}: never applied (${entry.target} not loaded)` });
+        resolve({
+          ok: false,
+          line: `FAIL ${entry.name}: never applied (${entry.target} not loaded)`,
+        });
       } else if (code === 0) {
         resolve({ ok: false, line: `FAIL ${entry.name}: survived (${entry.why})` });
       } else if (failedTests === undefined) {
         const tail = plain.trim().split('\n').slice(-5).join(' | ');
-        resolve({ ok: false, line: `FAIL ${entry.name}: vitest failed without failing tests: ${tail}` });
+        resolve({
+          ok: false,
+          line: `FAIL ${entry.name}: vitest failed without failing tests: ${tail}`,
+        });
       } else {
         resolve({
           ok: true,

@@ -248,7 +248,9 @@ export async function replayScenario(
     marksDuringRejections,
     accepted: stats.accepted,
     acceptedOutcomes,
-    finishedPerAccepted: admittedTexts.map((text) => finishedByText.get(text) ?? 0),
+    finishedPerAccepted: identities.flatMap((identity, d) =>
+      decisions[d] === 'accepted' ? [outcomesByIdentity.get(identity)?.length ?? 0] : [],
+    ),
     slotsAfterShutdown: stats.detachedInFlight,
     handlersStillRunning: running,
   };

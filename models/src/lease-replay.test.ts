@@ -135,7 +135,9 @@ describe('model 1 traces replayed through LockManager on @rt/state-redis (real r
         const pttl = await admin.pttl(layout.lockKey(lockKey));
         const full = units * REDIS_UNIT_MS;
         if (!(pttl > full - REDIS_UNIT_MS / 2 && pttl <= full)) {
-          throw new TraceMismatchError(`state-redis: PTTL ${pttl} after a grant, expected ~${full}`);
+          throw new TraceMismatchError(
+            `state-redis: PTTL ${pttl} after a grant, expected ~${full}`,
+          );
         }
       },
       // Redis's clock follows the model's: the live key's TTL is cut to what the model leaves.

@@ -105,7 +105,7 @@ export async function replayLeaseTrace(
     expected = [];
     actual = [];
   };
-  const laneOf = (index: number, inst: number): Lane => {
+  const laneOf = (inst: number): Lane => {
     while (lanes.length <= inst) lanes.push(newLane(lanes.length));
     return lanes[inst] as Lane;
   };
@@ -143,7 +143,7 @@ export async function replayLeaseTrace(
     const manager = new LockManager(proxy, TTL_UNITS * UNIT_MS, () => undefined);
     return { manager, requests, applied: [], waits, lock: undefined, acquiring: undefined };
   }
-  const take = (index: number, lane: Lane, kind: Kind, from: Pending[]): Pending => {
+  const take = (index: number, kind: Kind, from: Pending[]): Pending => {
     const at = from.findIndex((pending) => pending.kind === kind);
     if (at < 0) fail(index, `the code has no ${kind} request of this lane waiting for the State`);
     return from.splice(at, 1)[0] as Pending;
@@ -169,7 +169,7 @@ export async function replayLeaseTrace(
         break;
       }
       case 'start': {
-        const lane = laneOf(index, field(step, 'inst'));
+        const lane = laneOf(field(step, 'inst'));
         const signal = new AbortController().signal;
         lane.acquiring = acquireWhenFree(lane.manager, key, {
           initialMs: 2 * UNIT_MS,
@@ -194,8 +194,8 @@ export async function replayLeaseTrace(
         expected.push(`abort:${step.inst}`);
         break;
       case 'acquire': {
-        const lane = laneOf(index, field(step, 'inst'));
-        const pending = take(index, lane, 'acquire', lane.requests);
+        const lane = laneOf(field(step, 'inst'));
+        const pending = take(index, 'acquire', lane.requests);
         const [lockKey, ttlMs] = pending.args as [string, number];
         const lease = await target.state.acquireLock(lockKey, target.realTtlMs(ttlMs));
         stateCalls += 1;
@@ -215,8 +215,8 @@ export async function replayLeaseTrace(
         break;
       }
       case 'renew': {
-        const lane = laneOf(index, field(step, 'inst'));
-        const pending = take(index, lane, 'renew', lane.requests);
+        const lane = laneOf(field(step, 'inst'));
+        const pending = take(index, 'renew', lane.requests);
         const [lease, ttlMs] = pending.args as [Lease, number];
         if (lease.token !== leaseOfModel(index, step).token) {
           fail(index, 'the code renews another lease than the model');
@@ -233,8 +233,8 @@ export async function replayLeaseTrace(
         break;
       }
       case 'release': {
-        const lane = laneOf(index, field(step, 'inst'));
-        const pending = take(index, lane, 'release', lane.requests);
+        const lane = laneOf(field(step, 'inst'));
+        const pending = take(index, 'release', lane.requests);
         const [lease] = pending.args as [Lease];
         if (lease.token !== leaseOfModel(index, step).token) {
           fail(index, 'the code releases another lease than the model');
@@ -253,16 +253,16 @@ export async function replayLeaseTrace(
       case 'acqans':
       case 'renewans':
       case 'relans': {
-        const lane = laneOf(index, field(step, 'inst'));
+        const lane = laneOf(field(step, 'inst'));
         const kind: Kind =
           step.op === 'acqans' ? 'acquire' : step.op === 'renewans' ? 'renew' : 'release';
-        const pending = take(index, lane, kind, lane.applied);
+        const pending = take(index, kind, lane.applied);
         pending.answer.resolve(pending.result);
         await flush();
         break;
       }
       case 'ret': {
-        const lane = laneOf(index, field(step, 'inst'));
+        const lane = laneOf(field(step, 'inst'));
         if (lane.lock === undefined) fail(index, 'the code holds no lock in this lane');
         void lane.lock?.release();
         lane.lock = undefined;
@@ -270,7 +270,7 @@ export async function replayLeaseTrace(
         break;
       }
       case 'wake': {
-        const lane = laneOf(index, field(step, 'inst'));
+        const lane = laneOf(field(step, 'inst'));
         const wait = lane.waits.shift();
         if (wait === undefined) fail(index, 'the code is not waiting for a wake-up in this lane');
         wait?.resolve();

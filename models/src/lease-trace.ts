@@ -69,7 +69,13 @@ export function field(step: LeaseStep, name: 'inst' | 'tok' | 'ttl' | 'ok' | 'fe
  * The model configuration traces are drawn from: three lanes of three deliveries, a clock of 12
  * units, one key loss, no shutdown (the lock manager has none).
  */
-export const LEASE_TRACE_DEFINES = Object.freeze({ N: 3, JOBS: 3, MAXT: 12, LOSS: 1, NO_SHUTDOWN: 1 });
+export const LEASE_TRACE_DEFINES = Object.freeze({
+  N: 3,
+  JOBS: 3,
+  MAXT: 12,
+  LOSS: 1,
+  NO_SHUTDOWN: 1,
+});
 
 /** Simulates model 1 with `seed` and returns its trace. */
 export function generateLeaseTrace(seed: number): LeaseStep[] {

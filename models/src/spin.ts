@@ -60,7 +60,8 @@ export function simulate(options: SimulateOptions): string[] {
       ...defines,
       join(MODELS_DIR, options.model),
     ];
-    const run = () => execFileSync('spin', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const run = () =>
+      execFileSync('spin', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     let out: string;
     try {
       out = run();

@@ -9,7 +9,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateAdmissionScenario, type ScenarioStep } from './admission-scenario.js';
-import { coverageOf, formatJsonLines, generateLeaseTrace, type LeaseCoverage } from './lease-trace.js';
+import {
+  coverageOf,
+  formatJsonLines,
+  generateLeaseTrace,
+  type LeaseCoverage,
+} from './lease-trace.js';
 import { MODELS_DIR } from './spin.js';
 
 /** What each committed lease trace must show. */
@@ -42,7 +47,9 @@ const WANTED_ADMISSION: readonly ((steps: readonly ScenarioStep[]) => boolean)[]
     const shutdownAt = steps.findIndex((step) => step.op === 'shutdown');
     const dispatched = steps.slice(0, shutdownAt).filter((step) => step.op === 'dispatch').length;
     const marked = steps.slice(0, shutdownAt).filter((step) => step.op === 'mark').length;
-    return shutdownAt >= 0 && dispatched > marked && steps.slice(shutdownAt).some((s) => s.op === 'mark');
+    return (
+      shutdownAt >= 0 && dispatched > marked && steps.slice(shutdownAt).some((s) => s.op === 'mark')
+    );
   },
 ];
 const MAX_SEED = 5000;
@@ -51,12 +58,11 @@ for (const strategy of ['queue', 'drop', 'burst'] as const) {
   // drop never holds more than one slot per tenant past its prelude, and the dispatcher waits for
   // each prelude: neither limit is reachable, so its first two scenarios are any two seeds.
   const wantedOf =
-    strategy === 'drop'
-      ? [() => true, () => true, ...WANTED_ADMISSION.slice(2)]
-      : WANTED_ADMISSION;
+    strategy === 'drop' ? [() => true, () => true, ...WANTED_ADMISSION.slice(2)] : WANTED_ADMISSION;
   for (const [index, wanted] of wantedOf.entries()) {
     for (; ; seed++) {
-      if (seed > MAX_SEED) throw new Error(`no ${strategy} scenario ${index + 1} below seed ${MAX_SEED}`);
+      if (seed > MAX_SEED)
+        throw new Error(`no ${strategy} scenario ${index + 1} below seed ${MAX_SEED}`);
       const steps = generateAdmissionScenario(strategy, seed);
       if (!wanted(steps)) continue;
       writeFileSync(
