@@ -1,5 +1,5 @@
 /*
- * Model 2: per-instance admission, concurrency strategies and shutdown (SPEC 3, 4, 5, 7).
+ * Model 2: per-instance admission, concurrency strategies and shutdown (docs/contract.md §3, §4, §5, §7).
  *
  * Abstracts:
  *   packages/core/src/dispatch/prelude.ts             dispatch prelude (shutdown check, admission,
@@ -25,7 +25,7 @@
  * The Thread Lock is this instance's view of it: held while a handler of the scope runs (model 1
  * checks the lease protocol behind it; other instances holding the key only delay acquisition).
  *
- * Left out: the sync dispatch mode (no cap, SPEC 4 non-goal), debounce (queue with a quiet
+ * Left out: the sync dispatch mode (no cap, §4 non-goal), debounce (queue with a quiet
  * window: same accounting) and concurrent, detach timeouts (`timed-out` is one more way a handler
  * settles), State errors and prelude errors, lease loss (model 1), observations other than
  * outcomes, time lengths (grace and abandon are "later"), adapters' stop/drain, and crashes.

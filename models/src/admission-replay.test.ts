@@ -77,14 +77,14 @@ describe('model 2 scenarios replayed through createRuntime', () => {
       // When shutdown resolved, every dispatched delivery had its decision and, if accepted,
       // its outcome (those still awaiting their dedupe mark included).
       expect(report.openAtResolve).toEqual([]);
-      // SPEC 4 invariant 1: the bound and the tenant ceiling are never exceeded.
+      // docs/contract.md §4 invariant 1: the bound and the tenant ceiling are never exceeded.
       expect(report.maxInFlight).toBeLessThanOrEqual(MODEL_LIMITS.maxDetached);
       expect(report.maxPerTenant).toBeLessThanOrEqual(MODEL_LIMITS.maxDetachedPerTenant);
       // ... and a handler that never returns keeps its slot after shutdown.
       expect(report.slotsAfterShutdown).toBe(report.handlersStillRunning);
-      // SPEC 4 invariant 2: a rejected delivery is never marked.
+      // docs/contract.md §4 invariant 2: a rejected delivery is never marked.
       expect(report.marksDuringRejections).toBe(0);
-      // SPEC 4 invariant 3: admitted = sum of terminal outcomes, one per accepted delivery.
+      // docs/contract.md §4 invariant 3: admitted = sum of terminal outcomes, one per accepted delivery.
       expect(report.acceptedOutcomes).toBe(report.accepted);
       expect(report.finishedPerAccepted.every((count) => count === 1)).toBe(true);
       expect(report.finishedPerAccepted.length).toBe(report.accepted);
