@@ -1,5 +1,5 @@
 /*
- * Model 2: per-instance admission, concurrency strategies and shutdown (docs/contract.md §3, 4, 5, 7).
+ * Model 2: per-instance admission, concurrency strategies and shutdown (docs/contract.md §3, §4, §5, §7).
  *
  * Abstracts:
  *   packages/core/src/dispatch/prelude.ts             dispatch prelude (shutdown check, admission,
@@ -16,7 +16,8 @@
  *                                                     maxBatch or by its window, run in order
  *   packages/core/src/runtime/outcome-ledger.ts       the ledger shutdown waits on
  *
- * What is modelled: D deliveries arriving one after another, each with a scope (2), a tenant (2)
+ * What is modelled: D deliveries arriving one after another, each with a tenant (2) whose one lock
+ * scope it uses (rt's lock keys start with adapter:tenant)
  * and an event id (fresh, or the first delivery's again: a redelivery); the deferred dispatch mode; the bound MAX and the
  * tenant ceiling CEIL; the `await markEvent` between reservation and marking (shutdown may start
  * there); one strategy per run (-DSTRATEGY=QUEUE|DROP|BURST); handlers that complete, fail, honour
@@ -24,22 +25,29 @@
  * The Thread Lock is this instance's view of it: held while a handler of the scope runs (model 1
  * checks the lease protocol behind it; other instances holding the key only delay acquisition).
  *
- * Left out: the sync dispatch mode (no cap, docs/contract.md §4 non-goal), debounce (queue with a quiet
+ * Left out: the sync dispatch mode (no cap, §4 non-goal), debounce (queue with a quiet
  * window: same accounting) and concurrent, detach timeouts (`timed-out` is one more way a handler
  * settles), State errors and prelude errors, lease loss (model 1), observations other than
  * outcomes, time lengths (grace and abandon are "later"), adapters' stop/drain, and crashes.
  *
- * Invariants:
- *   A1 (docs/contract.md §4 invariant 1, bounded retention): at every state, slots held <= MAX, each tenant's
- *      slots <= CEIL, and slots held = deliveries whose tail still retains something (a slot is
- *      never released while its handler's promise has not settled). Monitor process.
- *   A2 (docs/contract.md §4 invariant 2, docs/contract.md §3 rules, honest rejection): a rejected delivery was never marked.
- *   A3 (docs/contract.md §4 invariant 3, docs/contract.md §6, no silent loss): no delivery gets a second terminal outcome;
- *      when shutdown resolves, every admitted delivery has exactly one, and
- *      admitted = sum of terminal outcomes of admitted deliveries.
- *   A4 (docs/contract.md §5 burst, delivery-preserving shaping): every member of a batch gets the batch's
- *      outcome (checked by A3: a member dropped from its batch never gets one).
- *   A5 (docs/contract.md §7 (5), shutdown terminates): shutdown reaches its end in every run (Spin's
+ * Invariants (assertions carry their tag, which check.sh reads from Spin's report):
+ *   A1 (§4 invariant 1, bounded retention): at every state, slots held <= MAX, each tenant's
+ *      slots <= CEIL, the per-tenant counters sum to the slots held, and slots held = deliveries
+ *      whose tail still retains something (a slot is never released while its handler's promise
+ *      has not settled). Monitor process.
+ *   A2 (§4 invariant 2, §3 rules, honest rejection): a refused delivery was never marked.
+ *   A3 (§4 invariant 3, §6, no silent loss): no delivery gets a second terminal outcome; when
+ *      shutdown resolves, every admitted delivery has exactly one, and admitted = sum of
+ *      terminal outcomes of admitted deliveries.
+ *   A4 (§5 burst, delivery-preserving shaping): every member of a batch gets the batch's
+ *      outcome (checked by A3/A5: a member dropped from its batch never gets one).
+ *   A5 (§7): when shutdown resolves, every dispatched delivery has its outcome, those still in
+ *      the prelude (awaiting markEvent) included.
+ *   A6 (§7 (1)): after close, deliveries are only refused.
+ *   A7 (§5 drop, queue, burst): no handler starts while another holds its scope's lock.
+ *   A8 (§3 dedupe): at most one admission per Event Identity (tenant, id).
+ *   A9 (§6): every duplicate gets the outcome `duplicate`.
+ *   end (§7 (5), shutdown terminates): shutdown reaches its end in every run (Spin's
  *      invalid-end-state check: the Shutdown process has no end label while waiting).
  *
  * Broken variants (broken-*.pml):
@@ -75,6 +83,16 @@
 #define O_REJECTED 6
 #define O_DUPLICATE 7
 
+/* Invariant tags: constants in every assertion, so Spin's report names the invariant. */
+hidden byte A1 = 1;
+hidden byte A2 = 1;
+hidden byte A3 = 1;
+hidden byte A5 = 1;
+hidden byte A6 = 1;
+hidden byte A7 = 1;
+hidden byte A8 = 1;
+hidden byte A9 = 1;
+
 byte outcome[D];
 bool admittedD[D];
 bool markedBy[D];    /* ghost: this delivery's markEvent call marked its id */
@@ -83,6 +101,9 @@ bool runningD[D];
 bool abandoned[D];
 byte tenantOf[D];
 byte marked[IDS];    /* the State's dedupe marks */
+byte admits[IDS];    /* ghost: admissions per Event Identity (A8) */
+bool dup[D];         /* ghost: found a duplicate (A9) */
+byte dispatchedN;    /* ghost: deliveries that entered the prelude (A5) */
 
 byte inFlight;
 byte perTenant[2];
@@ -98,15 +119,13 @@ byte parked[2];      /* queue: 1 + the scope's parked survivor, 0 = none */
 byte openMask[2];    /* burst: members of the scope's open batch */
 chan closedQ[2] = [D] of { byte }; /* burst: closed batches waiting for the lock, in order */
 
-#ifdef SIM_SHUTDOWN_AFTER
-byte dispatched; /* simulation only: shutdown waits for this many dispatches */
-#endif
 
-#define INV (inFlight <= MAX && perTenant[0] <= CEIL && perTenant[1] <= CEIL && inFlight == retained)
+#define INV (inFlight <= MAX && perTenant[0] <= CEIL && perTenant[1] <= CEIL && \
+             perTenant[0] + perTenant[1] == inFlight && inFlight == retained)
 
 active proctype Monitor() {
 end_monitor:
-  atomic { !INV -> assert(INV) } /* A1 */
+  atomic { !INV -> assert(A1 && INV) }
 }
 
 inline releaseSlot(k) {
@@ -117,8 +136,10 @@ inline releaseSlot(k) {
 }
 
 inline record(k, o) {
-  assert(outcome[k] == O_NONE); /* A3: exactly one terminal outcome */
+  assert(A2 && (o != O_REJECTED || !markedBy[k])); /* a refused delivery was never marked */
+  assert(A3 && outcome[k] == O_NONE); /* exactly one terminal outcome */
   outcome[k] = o;
+  printf("SCEN outcome d=%d o=%d\n", k, o);
   if
   :: admittedD[k] -> settled++
   :: else -> skip
@@ -167,6 +188,11 @@ end_hang:
   k = 0;
   /* the handler's promise settled: release the lock, then every member's slot and outcome */
   atomic {
+    /* a handler whose signal aborted (grace is over) ends `shutdown`, whatever it returned */
+    if
+    :: graceOver -> res = O_SHUTDOWN
+    :: else -> skip
+    fi;
     printf("SCEN settle mask=%d res=%d\n", mask, res);
     lockHeld[s] = false;
     k = 0;
@@ -191,6 +217,7 @@ end_hang:
 
 /* Marks every member of mask running and starts its handler; the lock is free. */
 inline start(s, mask) {
+  assert(A7 && !lockHeld[s]);
   lockHeld[s] = true;
   k = 0;
   do
@@ -234,12 +261,14 @@ proctype Dispatcher() {
   :: d < D ->
      /* the platform's choice: scope, tenant, event id (a repeated id is a redelivery) */
      /* symmetry: the first delivery has scope 0, tenant 0, id 0; a later one a fresh id or 0 */
-     if :: s = 0 :: d > 0 -> s = 1 fi;
+     /* a lock scope belongs to one tenant (rt's lock keys start with adapter:tenant): here each
+        tenant has one scope, so scope = tenant */
      if :: t = 0 :: d > 0 -> t = 1 fi;
+     s = t;
      if :: id = 0 :: d > 0 -> id = d fi;
      atomic {
        printf("SCEN dispatch d=%d scope=%d tenant=%d id=%d\n", d, s, t, id);
-       tenantOf[d] = t;
+       tenantOf[d] = t; dispatchedN = d + 1;
 #ifdef BUG_MARK_BEFORE_ADMIT
        if
        :: marked[id * 2 + t] == 0 -> marked[id * 2 + t] = 1; markedBy[d] = true
@@ -249,10 +278,11 @@ proctype Dispatcher() {
        /* (1) shutdown check, (3) admission: reserve a slot or reject */
        if
        :: closed || inFlight >= MAX || perTenant[t] >= CEIL ->
-          assert(!markedBy[d]); /* A2 */
           record(d, O_REJECTED);
+          printf("SCEN decide d=%d res=3 why=%d\n", d, (closed -> 1 : (inFlight >= MAX -> 2 : 3)));
           ok = false
        :: else ->
+          assert(A6 && !closed);
           slot[d] = true; inFlight++; perTenant[t]++; retained++; inPrelude++;
           ok = true
        fi
@@ -261,6 +291,7 @@ proctype Dispatcher() {
      if
      :: ok ->
         atomic {
+          printf("SCEN mark d=%d\n", d);
           inPrelude--;
 #ifdef BUG_MARK_BEFORE_ADMIT
           if
@@ -269,10 +300,13 @@ proctype Dispatcher() {
           fi;
 #endif
           if
-          :: marked[id * 2 + t] != 0 -> leave(d, O_DUPLICATE)
+          :: marked[id * 2 + t] != 0 -> dup[d] = true; leave(d, O_DUPLICATE);
+             printf("SCEN decide d=%d res=2\n", d)
           :: else ->
              marked[id * 2 + t] = 1; markedBy[d] = true;
              admitted++; admittedD[d] = true;
+             admits[id * 2 + t]++; assert(A8 && admits[id * 2 + t] <= 1);
+             printf("SCEN decide d=%d res=1\n", d);
              /* (5) the detached tail starts */
              if
              :: closed -> leave(d, O_SHUTDOWN) /* parks into an aborted shutdown signal */
@@ -326,9 +360,6 @@ proctype Dispatcher() {
      fi;
      s = 0; t = 0; id = 0; ok = false;
      d++
-#ifdef SIM_SHUTDOWN_AFTER
-     ; dispatched = d
-#endif
   :: else -> break
   od
 }
@@ -336,7 +367,7 @@ proctype Dispatcher() {
 active proctype Shutdown() {
   byte s, k, m;
 #ifdef SIM_SHUTDOWN_AFTER
-  dispatched >= SIM_SHUTDOWN_AFTER;
+  dispatchedN >= SIM_SHUTDOWN_AFTER; /* from that delivery's reservation on */
 #endif
   /* may start at any point: (1) close admission, (3) what has not started leaves now */
   atomic {
@@ -385,10 +416,14 @@ active proctype Shutdown() {
     k = 0
   };
   /* (5) resolve once every admitted delivery has its terminal outcome (A5: this is reached) */
-  (settled == admitted && inPrelude == 0);
+  atomic { (settled == admitted && inPrelude == 0) -> printf("SCEN resolved\n") };
   k = 0;
   do
-  :: k < D -> assert(!admittedD[k] || outcome[k] != O_NONE); k++ /* A3 */
+  :: k < D ->
+     assert(A9 && (!dup[k] || outcome[k] == O_DUPLICATE));
+     assert(A3 && (!admittedD[k] || outcome[k] != O_NONE));
+     assert(A5 && (k >= dispatchedN || outcome[k] != O_NONE));
+     k++
   :: else -> break
   od
 }

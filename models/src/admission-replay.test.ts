@@ -11,6 +11,28 @@ import { parseJsonLines } from './lease-trace.js';
 import { MODELS_DIR } from './spin.js';
 
 const STRATEGIES: readonly ModelStrategy[] = ['queue', 'drop', 'burst'];
+const DECISIONS: Record<number, string> = { 1: 'accepted', 2: 'duplicate', 3: 'rejected' };
+const OUTCOMES: Record<number, string> = {
+  1: 'completed',
+  2: 'failed',
+  3: 'dropped',
+  4: 'superseded',
+  5: 'shutdown',
+};
+
+/** The model's decision per delivery, and its outcome per accepted delivery. */
+function modelVerdicts(steps: readonly ScenarioStep[]) {
+  const decisions: string[] = [];
+  const outcomes: string[][] = [];
+  for (const step of steps) {
+    if (step.op === 'decide') decisions[step.d] = DECISIONS[step.res] ?? `?${step.res}`;
+    if (step.op === 'outcome' && step.o <= 5) outcomes[step.d] = [OUTCOMES[step.o] ?? `?${step.o}`];
+  }
+  return {
+    decisions,
+    outcomes: decisions.map((decision, d) => (decision === 'accepted' ? (outcomes[d] ?? []) : [])),
+  };
+}
 
 const committed = readdirSync(join(MODELS_DIR, 'traces'))
   .filter((file) => file.startsWith('admission-'))
@@ -48,6 +70,13 @@ describe('model 2 scenarios replayed through createRuntime', () => {
     'keeps the bound, rejects honestly and loses nothing in $name',
     async ({ strategy, steps }) => {
       const report = await replayScenario(strategy, steps);
+      const model = modelVerdicts(steps);
+      // One by one: every delivery's admission decision, every accepted delivery's outcome.
+      expect(report.decisions).toEqual(model.decisions);
+      expect(report.outcomes).toEqual(model.outcomes);
+      // When shutdown resolved, every dispatched delivery had its decision and, if accepted,
+      // its outcome (those still awaiting their dedupe mark included).
+      expect(report.openAtResolve).toEqual([]);
       // docs/contract.md §4 invariant 1: the bound and the tenant ceiling are never exceeded.
       expect(report.maxInFlight).toBeLessThanOrEqual(MODEL_LIMITS.maxDetached);
       expect(report.maxPerTenant).toBeLessThanOrEqual(MODEL_LIMITS.maxDetachedPerTenant);

@@ -1,8 +1,11 @@
 /**
  * Replays a model-2 scenario through the runtime's public API (createRuntime, @rt/testing's test
- * adapter, @rt/state-memory) under vitest's fake timers, and reports what the docs/contract.md §4 invariants
- * need: every admission decision, the bound seen at every observation, marks made during
- * rejected dispatches, and the accounting once shutdown resolved.
+ * adapter, @rt/state-memory) under vitest's fake timers. The replay holds each dedupe mark until
+ * the model's mark step answers it (so shutdown lands in the prelude where the model's did), and
+ * settles each handler the way the model's settled (returns, throws, or honours its abort). It
+ * reports every admission decision and every accepted delivery's outcome (compared one by one
+ * with the model's by the test), the bound seen at every observation, marks made during rejected
+ * dispatches, what was still open when shutdown resolved, and the accounting after it.
  */
 import {
   ACCEPTED_OUTCOMES,
@@ -26,7 +29,11 @@ const ABANDON_MS = 100;
 /** What one replay observed. */
 export interface ScenarioReport {
   /** Dispatch results per delivery: accepted, duplicate, or rejected. */
-  readonly decisions: readonly ('accepted' | 'duplicate' | 'rejected' | 'other')[];
+  readonly decisions: readonly ('accepted' | 'duplicate' | 'rejected' | 'other' | 'pending')[];
+  /** Per delivery, the accepted-delivery outcomes the runtime recorded for it. */
+  readonly outcomes: readonly (readonly string[])[];
+  /** Deliveries without a decision, or accepted without an outcome, when shutdown resolved. */
+  readonly openAtResolve: readonly number[];
   /** Highest `detachedInFlight` and per-tenant count seen at any observation or step. */
   readonly maxInFlight: number;
   readonly maxPerTenant: number;
@@ -51,22 +58,26 @@ export async function replayScenario(
 ): Promise<ScenarioReport> {
   const memory = createMemoryState();
   let marks = 0;
+  /** Dedupe marks the runtime awaits, answered at the model's mark steps, in order. */
+  const heldMarks: (() => void)[] = [];
   const state: State = stateWith(memory, (inner) => ({
     markEvent: (key, ttl) => {
       marks += 1;
-      return inner.markEvent(key, ttl);
+      return new Promise<boolean>((resolve, reject) => {
+        heldMarks.push(() => inner.markEvent(key, ttl).then(resolve, reject));
+      });
     },
   }));
   const kinds = new Map<number, HandlerKind>();
   for (const step of steps) {
     if (step.op === 'run') kinds.set(lowestBit(step.mask), step.kind);
   }
-  /** Per delivery, the gate its handler waits on: opened when the model's handler settled. */
-  const gates = new Map<number, Deferred<void>>();
-  const gateOf = (d: number): Deferred<void> => {
+  /** Per delivery, the gate its handler waits on: opened with the model's result when it settled. */
+  const gates = new Map<number, Deferred<number>>();
+  const gateOf = (d: number): Deferred<number> => {
     let found = gates.get(d);
     if (!found) {
-      found = deferred<void>();
+      found = deferred<number>();
       gates.set(d, found);
     }
     return found;
@@ -74,6 +85,8 @@ export async function replayScenario(
   let maxInFlight = 0;
   let maxPerTenant = 0;
   const finishedByText = new Map<string, number>();
+  /** Accepted-delivery outcomes per Event Identity (`T<tenant>/ev-<id>`). */
+  const outcomesByIdentity = new Map<string, string[]>();
   const admittedTexts: string[] = [];
   let running = 0;
   let runtime: Runtime | undefined;
@@ -91,6 +104,10 @@ export async function replayScenario(
     sample();
     if (observation.type === 'dispatch_finished' && ACCEPTED.has(observation.outcome)) {
       const identity = `${observation.event.tenant}/${observation.event.id}`;
+      outcomesByIdentity.set(identity, [
+        ...(outcomesByIdentity.get(identity) ?? []),
+        observation.outcome,
+      ]);
       const text = texts.get(identity) ?? identity;
       finishedByText.set(text, (finishedByText.get(text) ?? 0) + 1);
     }
@@ -106,77 +123,95 @@ export async function replayScenario(
     observers: [observe],
   });
   runtime.onMessage(async (ctx) => {
-    const d = Number(ctx.event.text?.slice(1));
-    const kind = kinds.get(d) ?? 'complete';
+    // A burst batch's handler is the model's run of its lowest (earliest) member.
+    const d = Number((ctx.batch[0] ?? ctx.event).text?.slice(1));
     running += 1;
     try {
-      const aborted = new Promise<never>((_, reject) => {
-        if (ctx.signal.aborted) reject(ctx.signal.reason);
-        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true });
-      });
-      aborted.catch(() => undefined);
-      switch (kind) {
-        case 'hang':
-          await new Promise<never>(() => undefined);
-          break;
-        case 'ignore':
-          await gateOf(d).promise;
-          break;
-        case 'complete':
-          await Promise.race([gateOf(d).promise, aborted]);
-          break;
-        case 'fail':
-          await Promise.race([gateOf(d).promise, aborted]);
-          throw new Error(`handler of d${d} fails, as the model chose`);
-      }
+      // It settles as the model's did: returns (1), throws (2), or honours its abort (5).
+      const res = await gateOf(d).promise;
+      if (res === 2) throw new Error(`handler of d${d} fails, as the model chose`);
+      if (res === 5) throw ctx.signal.reason ?? new Error('aborted');
     } finally {
       running -= 1;
     }
   });
   const flush = () => vi.advanceTimersByTimeAsync(0);
   const decisions: ScenarioReport['decisions'][number][] = [];
+  const identities: string[] = [];
   let marksDuringRejections = 0;
   let shutdown: Promise<void> | undefined;
+  let openAtResolve: number[] | undefined;
+  const watch = (pending: Promise<void>) => {
+    pending.then(() => {
+      // What the runtime still owed when it said shutdown was done.
+      openAtResolve = identities.flatMap((identity, d) =>
+        decisions[d] === 'pending' ||
+        (decisions[d] === 'accepted' && !outcomesByIdentity.has(identity))
+          ? [d]
+          : [],
+      );
+    });
+    return pending;
+  };
+  const sends: Promise<void>[] = [];
   for (const step of steps) {
     switch (step.op) {
       case 'dispatch': {
         const before = marks;
         const text = `d${step.d}`;
-        try {
-          const result = await adapter.send({
-            id: `ev-${step.id}`,
-            tenant: `T${step.tenant}`,
-            channel: 'C1',
-            thread: `scope-${step.scope}`,
-            text,
-          });
-          decisions[step.d] =
-            result.status === 'accepted'
-              ? 'accepted'
-              : result.status === 'duplicate'
-                ? 'duplicate'
-                : 'other';
-          if (result.status === 'accepted') {
-            admittedTexts.push(text);
-            texts.set(`T${step.tenant}/ev-${step.id}`, text);
-          }
-        } catch (error) {
-          if (!(error instanceof AdmissionRejectedError)) throw error;
-          decisions[step.d] = 'rejected';
-          marksDuringRejections += marks - before;
-        }
+        const identity = `T${step.tenant}/ev-${step.id}`;
+        identities[step.d] = identity;
+        decisions[step.d] = 'pending';
+        sends.push(
+          adapter
+            .send({
+              id: `ev-${step.id}`,
+              tenant: `T${step.tenant}`,
+              channel: 'C1',
+              thread: `scope-${step.scope}`,
+              text,
+            })
+            .then(
+              (result) => {
+                decisions[step.d] =
+                  result.status === 'accepted'
+                    ? 'accepted'
+                    : result.status === 'duplicate'
+                      ? 'duplicate'
+                      : 'other';
+                if (result.status === 'accepted') {
+                  admittedTexts.push(text);
+                  texts.set(identity, text);
+                }
+              },
+              (error: unknown) => {
+                if (!(error instanceof AdmissionRejectedError)) throw error;
+                decisions[step.d] = 'rejected';
+                marksDuringRejections += marks - before;
+              },
+            ),
+        );
         break;
       }
+      case 'mark': {
+        const answer = heldMarks.shift();
+        if (answer === undefined) throw new Error(`d${step.d}: the runtime awaits no dedupe mark`);
+        answer();
+        break;
+      }
+      case 'decide':
+      case 'outcome':
       case 'run':
+      case 'resolved':
         break;
       case 'settle':
-        gateOf(lowestBit(step.mask)).resolve();
+        gateOf(lowestBit(step.mask)).resolve(step.res);
         break;
       case 'window':
         await vi.advanceTimersByTimeAsync(WINDOW_MS);
         break;
       case 'shutdown':
-        shutdown = runtime.shutdown({ graceMs: GRACE_MS, abandonAfterMs: ABANDON_MS });
+        shutdown = watch(runtime.shutdown({ graceMs: GRACE_MS, abandonAfterMs: ABANDON_MS }));
         break;
       case 'grace':
         await vi.advanceTimersByTimeAsync(GRACE_MS);
@@ -188,14 +223,14 @@ export async function replayScenario(
     await flush();
     sample();
   }
-  // Every handler the model did not settle (other than those that hang) finishes now.
-  for (const [d, kind] of kinds) if (kind !== 'hang') gateOf(d).resolve();
-  for (const d of admittedTexts.map((text) => Number(text.slice(1)))) {
-    if (kinds.get(d) !== 'hang') gateOf(d).resolve();
+  // The model's simulation may stop before shutdown: handlers it did not settle complete now.
+  if (shutdown === undefined) {
+    for (const [d, kind] of kinds) if (kind !== 'hang') gateOf(d).resolve(1);
+    shutdown = watch(runtime.shutdown({ graceMs: GRACE_MS, abandonAfterMs: ABANDON_MS }));
   }
-  shutdown ??= runtime.shutdown({ graceMs: GRACE_MS, abandonAfterMs: ABANDON_MS });
   await vi.advanceTimersByTimeAsync(WINDOW_MS + GRACE_MS + ABANDON_MS);
   await shutdown;
+  await Promise.all(sends);
   sample();
   const stats = runtime.stats();
   const acceptedOutcomes = Object.entries(stats.outcomes)
@@ -204,12 +239,18 @@ export async function replayScenario(
   await memory.close();
   return {
     decisions,
+    outcomes: identities.map((identity, d) =>
+      decisions[d] === 'accepted' ? (outcomesByIdentity.get(identity) ?? []) : [],
+    ),
+    openAtResolve: openAtResolve ?? [],
     maxInFlight,
     maxPerTenant,
     marksDuringRejections,
     accepted: stats.accepted,
     acceptedOutcomes,
-    finishedPerAccepted: admittedTexts.map((text) => finishedByText.get(text) ?? 0),
+    finishedPerAccepted: identities.flatMap((identity, d) =>
+      decisions[d] === 'accepted' ? [outcomesByIdentity.get(identity)?.length ?? 0] : [],
+    ),
     slotsAfterShutdown: stats.detachedInFlight,
     handlersStillRunning: running,
   };

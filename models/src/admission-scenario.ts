@@ -22,9 +22,19 @@ export type ScenarioStep =
   /** That handler's promise settled (its outcome: the model's code, 1 completed ... 5 shutdown). */
   | { readonly op: 'settle'; readonly mask: number; readonly res: number }
   | { readonly op: 'window'; readonly scope: number }
+  /** The awaited dedupe mark of delivery `d` answers (shutdown may have started before). */
+  | { readonly op: 'mark'; readonly d: number }
+  /**
+   * The model's admission decision for `d`: 1 accepted, 2 duplicate, 3 rejected; a rejection's
+   * `why`: 1 closed (shutdown), 2 the bound, 3 the tenant ceiling.
+   */
+  | { readonly op: 'decide'; readonly d: number; readonly res: number; readonly why?: number }
+  /** The terminal outcome the model recorded for `d` (1 completed ... 7 duplicate). */
+  | { readonly op: 'outcome'; readonly d: number; readonly o: number }
   | { readonly op: 'shutdown' }
   | { readonly op: 'grace' }
-  | { readonly op: 'abandon' };
+  | { readonly op: 'abandon' }
+  | { readonly op: 'resolved' };
 
 /** The strategies model 2 covers. */
 export type ModelStrategy = 'queue' | 'drop' | 'burst';
@@ -57,9 +67,18 @@ export function scenarioStepsOf(lines: readonly string[]): ScenarioStep[] {
         return { op: 'settle', mask: num('mask'), res: num('res') };
       case 'window':
         return { op: 'window', scope: num('scope') };
+      case 'mark':
+        return { op: 'mark', d: num('d') };
+      case 'decide':
+        return record.why === undefined
+          ? { op: 'decide', d: num('d'), res: num('res') }
+          : { op: 'decide', d: num('d'), res: num('res'), why: num('why') };
+      case 'outcome':
+        return { op: 'outcome', d: num('d'), o: num('o') };
       case 'shutdown':
       case 'grace':
       case 'abandon':
+      case 'resolved':
         return { op: record.op };
       default:
         throw new Error(`unknown scenario operation "${String(record.op)}"`);
