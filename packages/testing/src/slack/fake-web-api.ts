@@ -228,7 +228,6 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
         return { ok: true, channel: args.channel, ts: args.ts };
       case 'reactions.add':
       case 'reactions.remove':
-      case 'assistant.threads.setStatus':
         return { ok: true };
       case 'conversations.open':
         return { ok: true, channel: { id: `D${String(args.users ?? '').split(',')[0]}` } };
@@ -308,10 +307,17 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
     if (invalid.length > 0) {
       rejections.push({ method, errors: invalid });
       const views = method.startsWith('views.');
+      // Slack answers a message text over its limit with `msg_too_long`, other bad shapes with
+      // `invalid_blocks` (views: `invalid_arguments`).
+      const tooLong = !views && invalid.every((error) => error.endsWith('[json-pointer:/text]'));
       send(200, {
         ok: false,
-        error: views ? 'invalid_arguments' : 'invalid_blocks',
-        ...(views ? { response_metadata: { messages: invalid } } : { errors: invalid }),
+        error: views ? 'invalid_arguments' : tooLong ? 'msg_too_long' : 'invalid_blocks',
+        ...(views
+          ? { response_metadata: { messages: invalid } }
+          : tooLong
+            ? {}
+            : { errors: invalid }),
       });
       return;
     }
