@@ -103,7 +103,10 @@ describe('the Discord example bot over real HTTP, against a fake Discord REST', 
     const submitted = buildModalSubmit({ customId: 'feedback-form', fields: { comment: 'nice' } });
     expect(await (await send(submitted)).json()).toEqual({ type: 5, data: { flags: 64 } });
     const [edit] = await fake.waitForCalls(EDIT_ORIGINAL);
-    expect(edit?.body).toEqual({ content: 'Thanks for your feedback (4 characters).' });
+    expect(edit?.body).toEqual({
+      content: 'Thanks for your feedback (4 characters).',
+      allowed_mentions: { parse: ['users'] },
+    });
   });
 
   it('registers its commands with the bot token', async () => {
