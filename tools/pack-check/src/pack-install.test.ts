@@ -161,7 +161,7 @@ describe('published packages, packed and installed outside the workspace', () =>
     expect(output.trim().split('\n')).toEqual([
       'ping 200 {"type":1}',
       'command 200 {"type":5}',
-      'edited {"content":"pong: word:hello"}',
+      'edited {"content":"pong: word:hello","allowed_mentions":{"parse":["users"]}}',
       'outcomes completed=1',
     ]);
   });
