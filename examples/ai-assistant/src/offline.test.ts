@@ -21,6 +21,8 @@ describe('runOffline', () => {
     // The final text on each platform is the model's output, nothing lost, nothing added.
     expect(run.slack.map((m) => m.text)).toEqual([run.answers[0], run.answers[1]]);
     expect(run.discord.map((m) => m.text)).toEqual([run.answers[2]]);
+    // Both Slack answers are in the mention's thread.
+    expect(run.slack.map((m) => m.thread)).toEqual(['1700000001.000100', '1700000001.000100']);
     // The message sent while the first answer streamed was superseded, and its successor saw it.
     expect(run.skipped).toEqual(['and a fence?']);
     const outcomes = run.observations.flatMap((o) =>

@@ -41,6 +41,8 @@ export interface OfflineOptions {
 /** One bot message as the platform shows it at the end of the run. */
 export interface OfflineMessage {
   readonly id: string;
+  /** Slack: the thread it was posted in (`thread_ts`). */
+  readonly thread?: string;
   readonly text: string;
 }
 
@@ -136,7 +138,9 @@ export async function runOffline(options: OfflineOptions = {}): Promise<OfflineT
     );
     await finished(4);
     return {
-      slack: slackApi.messages.all().map((m) => ({ id: m.ts, text: m.text })),
+      slack: slackApi.messages
+        .all()
+        .map((m) => ({ id: m.ts, text: m.text, ...(m.threadTs ? { thread: m.threadTs } : {}) })),
       discord: fakeDiscord.rest.messages.all().map((m) => ({ id: m.id, text: m.content })),
       answers: [...model.answers],
       skipped,
