@@ -27,6 +27,8 @@ export const MOCK_MODEL_DEFAULTS = Object.freeze({ chunkDelayMs: 20 });
 export interface MockModel {
   readonly model: LanguageModel;
   readonly answers: readonly string[];
+  /** The system prompt of each call, in the same order (empty when it had none). */
+  readonly systems: readonly string[];
   /** Resolves with the `index`th answer (from 0) once the model was called for it. */
   called(index: number): Promise<string>;
 }
@@ -35,6 +37,14 @@ export interface MockModel {
 interface PromptMessage {
   readonly role: string;
   readonly content: unknown;
+}
+
+/** The system prompt of a call's prompt. */
+function systemText(prompt: readonly PromptMessage[]): string {
+  return prompt
+    .filter((message) => message.role === 'system' && typeof message.content === 'string')
+    .map((message) => message.content)
+    .join('\n');
 }
 
 /** The text of the last user message of a call's prompt. */
@@ -74,6 +84,7 @@ export function createMockModel(options: MockModelOptions = {}): MockModel {
     throw new RangeError(`chunkDelayMs must be a finite number >= 0, got ${chunkDelayMs}`);
   }
   const answers: string[] = [];
+  const systems: string[] = [];
   const waiters = new Map<number, Array<(answer: string) => void>>();
   const called = (index: number) =>
     new Promise<string>((resolve) => {
@@ -87,6 +98,7 @@ export function createMockModel(options: MockModelOptions = {}): MockModel {
   const model = new MockLanguageModelV4({
     doStream: async ({ prompt }) => {
       const answer = mockAnswer(lastUserText(prompt));
+      systems.push(systemText(prompt));
       const index = answers.push(answer) - 1;
       for (const wake of waiters.get(index) ?? []) wake(answer);
       waiters.delete(index);
@@ -121,7 +133,7 @@ export function createMockModel(options: MockModelOptions = {}): MockModel {
       };
     },
   });
-  return { model: model as LanguageModel, answers, called };
+  return { model: model as LanguageModel, answers, systems, called };
 }
 
 /** What `openAiModel` needs. */

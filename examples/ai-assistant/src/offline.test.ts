@@ -25,6 +25,11 @@ describe('runOffline', () => {
     expect(run.slack.map((m) => m.thread)).toEqual(['1700000001.000100', '1700000001.000100']);
     // The message sent while the first answer streamed was superseded, and its successor saw it.
     expect(run.skipped).toEqual(['and a fence?']);
+    // The running summary (fenced thread state) written after the first answer is the context
+    // of the second; the Discord mention, outside a thread, has none.
+    expect(run.systems[0]).not.toContain('The conversation so far');
+    expect(run.systems[1]).toContain('The conversation so far:\nU0USER: what is a thread lock?');
+    expect(run.systems[2]).not.toContain('The conversation so far');
     const outcomes = run.observations.flatMap((o) =>
       o.type === 'dispatch_finished' ? [o.outcome] : [],
     );

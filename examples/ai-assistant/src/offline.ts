@@ -54,6 +54,8 @@ export interface OfflineTranscript {
   readonly discord: readonly OfflineMessage[];
   /** The mock model's answers, in the order it was called: Slack's two, then Discord's. */
   readonly answers: readonly string[];
+  /** The system prompt of each model call (the thread's running summary once there is one). */
+  readonly systems: readonly string[];
   /** The texts of the events the Slack follow-up run found in `ctx.skipped`. */
   readonly skipped: readonly string[];
   /** Every `stream_finished` and `dispatch_finished` observation of the run. */
@@ -143,6 +145,7 @@ export async function runOffline(options: OfflineOptions = {}): Promise<OfflineT
         .map((m) => ({ id: m.ts, text: m.text, ...(m.threadTs ? { thread: m.threadTs } : {}) })),
       discord: fakeDiscord.rest.messages.all().map((m) => ({ id: m.id, text: m.content })),
       answers: [...model.answers],
+      systems: [...model.systems],
       skipped,
       observations: log.observations.filter(
         (o) => o.type === 'stream_finished' || o.type === 'dispatch_finished',

@@ -94,6 +94,8 @@ describe('pnpm start, SIGTERM mid-stream', () => {
     expect(example.output()).toContain('stream slack-stream: interrupted');
     expect(example.output()).toContain(`slack event_callback ${eventId}: shutdown`);
     expect(example.output()).toContain('stopped');
-    expect(example.groupAlive()).toBe(false);
+    // Nothing is left behind: a straggler of the group (tsx's esbuild service) may take a moment
+    // to go after node exits under load; an orphaned bot would stay.
+    await expect.poll(() => example?.groupAlive(), { timeout: 10_000 }).toBe(false);
   }, 60_000);
 });
