@@ -4,7 +4,8 @@
  * the AI SDK's mock model. On Slack: a mention, answered with a streamed reply in its thread (which
  * the bot now follows), then two messages sent while that reply is still streaming: the second
  * supersedes the first and its run answers both (`ctx.skipped`). On Discord: a gateway mention,
- * answered with a streamed reply. Resolves with each platform's final message texts and what the
+ * answered with a streamed reply; then a mention in a thread channel, and a message there without a
+ * mention, answered with the thread's summary as context. Resolves with each platform's final message texts and what the
  * model answered. Used by `pnpm offline` and by the tests.
  */
 import type { AddressInfo } from 'node:net';
@@ -52,7 +53,7 @@ export interface OfflineTranscript {
   readonly slack: readonly OfflineMessage[];
   /** Discord's bot messages (their final content), in posting order. */
   readonly discord: readonly OfflineMessage[];
-  /** The mock model's answers, in the order it was called: Slack's two, then Discord's. */
+  /** The mock model's answers, in the order it was called: Slack's two, then Discord's three. */
   readonly answers: readonly string[];
   /** The system prompt of each model call (the thread's running summary once there is one). */
   readonly systems: readonly string[];
@@ -94,7 +95,7 @@ export async function runOffline(options: OfflineOptions = {}): Promise<OfflineT
     skipped.push(...ctx.skipped.map((event) => event.text ?? ''));
   });
   const server = createBotServer(bot);
-  // Deliveries finished: the mention, the superseded message, its successor, Discord's mention.
+  // Deliveries finished: Slack's mention, the superseded message, its successor, then Discord's.
   const finished = (count: number) =>
     log.until(() => log.observations.filter((o) => o.type === 'dispatch_finished').length >= count);
   try {
@@ -139,6 +140,22 @@ export async function runOffline(options: OfflineOptions = {}): Promise<OfflineT
       }),
     );
     await finished(4);
+    // Discord: a mention in a thread channel subscribes it; a later message there, without a
+    // mention, is answered with the thread's summary as context.
+    fakeDiscord.gateway.dispatch(
+      'MESSAGE_CREATE',
+      buildGatewayMessage({
+        where: 'thread',
+        content: 'follow this thread',
+        mentions: [DISCORD_TEST_IDS.applicationId],
+      }),
+    );
+    await finished(5);
+    fakeDiscord.gateway.dispatch(
+      'MESSAGE_CREATE',
+      buildGatewayMessage({ where: 'thread', content: 'still there?' }),
+    );
+    await finished(6);
     return {
       slack: slackApi.messages
         .all()
