@@ -145,11 +145,14 @@ export interface OpenAiModelOptions {
   readonly baseURL?: string;
 }
 
-/** An OpenAI chat model through `@ai-sdk/openai`. */
+/**
+ * An OpenAI model through `@ai-sdk/openai`, on the Chat Completions API (`/chat/completions`):
+ * the one OpenAI-compatible endpoints (`baseURL`) implement too.
+ */
 export function openAiModel(options: OpenAiModelOptions): LanguageModel {
   const provider = createOpenAI({
     apiKey: options.apiKey,
     ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
   });
-  return provider(options.modelId ?? 'gpt-4o-mini');
+  return provider.chat(options.modelId ?? 'gpt-4o-mini');
 }
