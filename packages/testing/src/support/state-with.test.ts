@@ -7,7 +7,7 @@ import {
 } from '@rt/core/state';
 import { describe, expect, it } from 'vitest';
 import { deferred } from './deferred.js';
-import { stateWith, unreachableState } from './state-with.js';
+import { type StateCapability, stateWith, unreachableState } from './state-with.js';
 
 /** A State that records which operation reached it. */
 function recordingState(): State & { calls: string[] } {
@@ -95,6 +95,17 @@ describe('stateWith', () => {
     expect(hasMultiKeyMark(state)).toBe(false);
     expect(hasSubscriptions(state)).toBe(false);
     expect(hasFencedThreadState(state)).toBe(false);
+  });
+
+  it('hides the capabilities named in options.without, and refuses an unknown name', () => {
+    const state = stateWith(capableState(), {}, { without: ['MultiKeyMark', 'Subscriptions'] });
+    expect(hasMultiKeyMark(state)).toBe(false);
+    expect(hasSubscriptions(state)).toBe(false);
+    expect(hasLockWakeups(state)).toBe(true);
+    expect(hasFencedThreadState(state)).toBe(true);
+    const bad = ['Telepathy'] as unknown as StateCapability[];
+    expect(() => stateWith(capableState(), {}, { without: bad })).toThrow(TypeError);
+    expect(() => stateWith(capableState(), {}, { without: bad })).toThrow(/options\.without/);
   });
 
   it('drops markEvents when only markEvent is overridden, so no mark goes around the fault', async () => {
