@@ -2,7 +2,8 @@
  * A small HTTP adapter shaped like Discord's interactions endpoint (Ed25519 signatures over
  * timestamp + body, JSON bodies, JSON callbacks, a busy follow-up after the ack), written only to
  * test the adapter conformance suite: it passes the suite, and each `ReferenceFlaw` breaks one
- * rule the suite must catch.
+ * rule the suite must catch. Private to this package's tests: not exported, and kept out of `dist`
+ * by `tsconfig.build.json`.
  */
 import { generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
 import {
