@@ -24,11 +24,11 @@ import {
   buildBlockActions,
   buildSlashCommand,
   buildViewSubmission,
+  createSlackSigner,
   type FakeSlackApiCall,
   type FakeSlackRejection,
   SLACK_TEST_IDS,
   type SlackTestPayload,
-  signSlackRequest,
   startFakeSlackApi,
 } from '@rt/testing/slack';
 import { createBot } from './bot.js';
@@ -88,7 +88,7 @@ export async function runOffline(observers: readonly Observer[] = []): Promise<O
         method: 'POST',
         headers: {
           'content-type': payload.contentType,
-          ...signSlackRequest({ secret: SLACK_SECRET, body: payload.body }),
+          ...createSlackSigner(SLACK_SECRET).sign(payload.body),
         },
         body: payload.body,
       });

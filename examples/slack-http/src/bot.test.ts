@@ -5,10 +5,10 @@ import {
   buildAppMentionEvent,
   buildBlockActions,
   buildSlashCommand,
+  createSlackSigner,
   type FakeSlackApi,
   SLACK_TEST_IDS,
   type SlackTestPayload,
-  signSlackRequest,
   startFakeSlackApi,
 } from '@rt/testing/slack';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -46,7 +46,7 @@ describe('the example Slack bot over real HTTP against a fake Slack', () => {
       method: 'POST',
       headers: {
         'content-type': payload.contentType,
-        ...signSlackRequest({ secret, body: payload.body }),
+        ...createSlackSigner(secret).sign(payload.body),
       },
       body: payload.body,
     });

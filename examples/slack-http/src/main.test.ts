@@ -8,8 +8,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   buildAppMentionEvent,
   buildUrlVerification,
+  createSlackSigner,
   type FakeSlackApi,
-  signSlackRequest,
   startFakeSlackApi,
 } from '@rt/testing/slack';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -64,7 +64,7 @@ function post(url: string, payload: { contentType: string; body: string }, secre
     method: 'POST',
     headers: {
       'content-type': payload.contentType,
-      ...signSlackRequest({ secret, body: payload.body }),
+      ...createSlackSigner(secret).sign(payload.body),
     },
     body: payload.body,
   });
@@ -123,7 +123,7 @@ describe('src/main.ts', () => {
       method: 'POST',
       headers: {
         'content-type': payload.contentType,
-        ...signSlackRequest({ secret: SECRET, body: payload.body }),
+        ...createSlackSigner(SECRET).sign(payload.body),
       },
       body: payload.body,
     });

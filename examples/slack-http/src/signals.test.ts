@@ -11,8 +11,8 @@ import {
 } from '@rt/example-shared/example-process';
 import {
   buildAppMentionEvent,
+  createSlackSigner,
   type FakeSlackApi,
-  signSlackRequest,
   startFakeSlackApi,
 } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -51,7 +51,7 @@ describe('pnpm start under signals', () => {
         method: 'POST',
         headers: {
           'content-type': mention.contentType,
-          ...signSlackRequest({ secret: SECRET, body: mention.body }),
+          ...createSlackSigner(SECRET).sign(mention.body),
         },
         body: mention.body,
       });

@@ -12,7 +12,7 @@ import type { Observation } from '@rt/core';
 import {
   buildAppMentionEvent,
   buildEventCallback,
-  signedSlackRequest,
+  createSlackSigner,
   startFakeSlackApi,
 } from '@rt/testing/slack';
 import { createApp } from './app.js';
@@ -65,7 +65,7 @@ export async function runOffline(
   });
   const send = async (payload: ReturnType<typeof buildAppMentionEvent>) => {
     const response = await fetch(
-      signedSlackRequest({ secret: SIGNING_SECRET, payload, url: `${origin}/slack/events` }),
+      createSlackSigner(SIGNING_SECRET).request(payload, { url: `${origin}/slack/events` }),
     );
     await response.arrayBuffer();
     return response.status;

@@ -335,8 +335,8 @@ for (const transport of [HTTP_TRANSPORT, SOCKET_MODE_TRANSPORT]) {
 
     describe('on a State without MultiKeyMark', () => {
       it('marks the event id alone, so a second event id runs again, and says so once', async () => {
-        // stateWith forwards no optional capability: the runtime sees a State without markEvents.
-        const b = await start({ state: stateWith(createMemoryState(), {}) });
+        const state = stateWith(createMemoryState(), {}, { without: ['MultiKeyMark'] });
+        const b = await start({ state });
         const runs = recordRuns(b);
         const ts = nextTs();
         await b.deliver(buildMessageEvent({ ts, eventId: 'EvX1' }));

@@ -3,9 +3,9 @@ import { stateWith } from '@rt/testing';
 import { HTTP_TRANSPORTS, runAdapterConformance } from '@rt/testing/adapter';
 import {
   buildMessageEvent,
+  createSlackSigner,
   jsonPayload,
   type SlackTestPayload,
-  signedSlackRequest,
 } from '@rt/testing/slack';
 import {
   SLACK_SHAPES,
@@ -17,7 +17,7 @@ import { SECRET, startHarness } from './test-support/harness.js';
 
 /** A validly signed request with `body` as its raw body. */
 const signedRaw = (body: string, contentType: string) =>
-  signedSlackRequest({ secret: SECRET, payload: { body, contentType, data: {} } });
+  createSlackSigner(SECRET).request({ body, contentType, data: {} });
 
 for (const transport of HTTP_TRANSPORTS) {
   runAdapterConformance<SlackTestPayload, SlackConformanceBot>(
@@ -36,9 +36,8 @@ for (const transport of HTTP_TRANSPORTS) {
         return slackConformanceBot(h, state);
       },
       request: (payload, signature) =>
-        signedSlackRequest({
-          payload,
-          secret: { valid: SECRET, invalid: 'wrong-secret', missing: undefined }[signature],
+        createSlackSigner(signature === 'invalid' ? 'wrong-secret' : SECRET).request(payload, {
+          unsigned: signature === 'missing',
         }),
       shapes: SLACK_SHAPES,
       answer: syncAnswer,

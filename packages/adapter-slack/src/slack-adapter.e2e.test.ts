@@ -5,8 +5,8 @@ import { deferred, unreachableState } from '@rt/testing';
 import {
   buildMessageEvent,
   buildSlashCommand,
+  createSlackSigner,
   type SlackTestPayload,
-  signSlackRequest,
 } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SlackAdapter } from './slack-adapter.js';
@@ -35,7 +35,7 @@ function post(url: string, payload: SlackTestPayload, headers: Record<string, st
     method: 'POST',
     headers: {
       'content-type': payload.contentType,
-      ...signSlackRequest({ secret: SECRET, body: payload.body }),
+      ...createSlackSigner(SECRET).sign(payload.body),
       ...headers,
     },
     body: payload.body,

@@ -14,4 +14,10 @@ export {
   type ObservationWaitOptions,
   observationLog,
 } from './support/observation-log.js';
-export { type StateOverrides, stateWith, unreachableState } from './support/state-with.js';
+export {
+  type StateCapability,
+  type StateOverrides,
+  type StateWithOptions,
+  stateWith,
+  unreachableState,
+} from './support/state-with.js';

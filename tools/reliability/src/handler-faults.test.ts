@@ -1,6 +1,6 @@
 import { DetachTimeoutError, type HandlerContext, PreemptedError } from '@rt/core';
 import { createRedisState } from '@rt/state-redis';
-import { buildAppMentionEvent, signSlackRequest } from '@rt/testing/slack';
+import { buildAppMentionEvent, createSlackSigner } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deferred, until } from './support/deferred.js';
 import { recordFigures, sized } from './support/figures.js';
@@ -19,7 +19,7 @@ async function post(url: string, eventId: string, threadTs?: string): Promise<nu
     method: 'POST',
     headers: {
       'content-type': payload.contentType,
-      ...signSlackRequest({ secret: BED_SECRET, body: payload.body }),
+      ...createSlackSigner(BED_SECRET).sign(payload.body),
     },
     body: payload.body,
   });

@@ -7,8 +7,8 @@ import {
   buildSlashCommand,
   buildSslCheck,
   buildViewSubmission,
+  createSlackSigner,
   type SlackTestPayload,
-  signSlackRequest,
 } from '@rt/testing/slack';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -73,7 +73,7 @@ async function send(s: Subject, req: Request): Promise<Response> {
 
 const signedHeaders = (body: string, contentType: string, timestamp = NOW_S) => ({
   'content-type': contentType,
-  ...signSlackRequest({ secret: BED_SECRET, body, timestamp }),
+  ...createSlackSigner(BED_SECRET).sign(body, timestamp),
 });
 
 /** Real payload shapes to mutate from. */
@@ -181,7 +181,7 @@ describe('hostile input against the Slack HTTP handler', () => {
           h['x-slack-request-timestamp'] = String(NOW_S + m.at);
         } else {
           if (m.by === BED_SECRET) return;
-          Object.assign(h, signSlackRequest({ secret: m.by, body, timestamp: NOW_S }));
+          Object.assign(h, createSlackSigner(m.by).sign(body, NOW_S));
         }
         const response = await send(s, request(body, h));
         expect(response.status).toBe(401);

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { buildAppMentionEvent, signSlackRequest } from '@rt/testing/slack';
+import { buildAppMentionEvent, createSlackSigner } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Deferred, deferred, until } from './support/deferred.js';
 import { recordFigures } from './support/figures.js';
@@ -97,7 +97,7 @@ describe('abusive HTTP clients against the Slack handler', () => {
       clients.push(client);
       client.head({
         'content-type': 'application/json',
-        ...signSlackRequest({ secret: BED_SECRET, body: 'x' }),
+        ...createSlackSigner(BED_SECRET).sign('x'),
         ...(declared === undefined
           ? { 'transfer-encoding': 'chunked' }
           : { 'content-length': declared }),
@@ -144,7 +144,7 @@ describe('abusive HTTP clients against the Slack handler', () => {
       client.head({
         'content-type': payload.contentType,
         'content-length': String(Buffer.byteLength(payload.body)),
-        ...signSlackRequest({ secret: BED_SECRET, body: payload.body }),
+        ...createSlackSigner(BED_SECRET).sign(payload.body),
       });
     }
     const trickle = setInterval(() => {
@@ -165,7 +165,7 @@ describe('abusive HTTP clients against the Slack handler', () => {
           method: 'POST',
           headers: {
             'content-type': payload.contentType,
-            ...signSlackRequest({ secret: BED_SECRET, body: payload.body }),
+            ...createSlackSigner(BED_SECRET).sign(payload.body),
           },
           body: payload.body,
         });

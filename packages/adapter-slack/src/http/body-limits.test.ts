@@ -5,7 +5,7 @@ import {
   fakeRuntimeHandle,
   HTTP_TRANSPORTS,
 } from '@rt/testing/adapter';
-import { signedSlackRequest, signSlackRequest } from '@rt/testing/slack';
+import { createSlackSigner } from '@rt/testing/slack';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../slack-adapter.js';
 import { NOW_MS, NOW_S, SECRET, unitAdapter } from '../test-support/harness.js';
@@ -49,7 +49,7 @@ describe.each(HTTP_TRANSPORTS)('a body over the limit, over the $name', (transpo
     const body = `{"type":"event_callback","pad":"${'x'.repeat(5 * 1024 * 1024)}"}`;
     const payload = { contentType: 'application/json', body, data: {} };
     const response = await transport.serve(adapter)(
-      signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
+      createSlackSigner(SECRET).request(payload, { timestamp: NOW_S }),
     );
     expect(response.status).toBe(413);
     expect(await response.text()).toBe('Payload Too Large');
@@ -66,10 +66,7 @@ describe('body size and verification order (401 before 413)', () => {
     const { adapter, runtime } = unitAdapter();
     const body = chunkedBody(20, 256 * 1024);
     const response = await adapter.handler(
-      streamedRequest(
-        body.stream,
-        signSlackRequest({ secret: SECRET, body: '', timestamp: NOW_S }),
-      ),
+      streamedRequest(body.stream, createSlackSigner(SECRET).sign('', NOW_S)),
     );
     expect(response.status).toBe(413);
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
@@ -91,10 +88,7 @@ describe('body size and verification order (401 before 413)', () => {
     adapter.attach(runtime);
     const body = chunkedBody(Number.POSITIVE_INFINITY, 1024);
     const response = await adapter.handler(
-      streamedRequest(
-        body.stream,
-        signSlackRequest({ secret: SECRET, body: '', timestamp: NOW_S }),
-      ),
+      streamedRequest(body.stream, createSlackSigner(SECRET).sign('', NOW_S)),
     );
     expect(response.status).toBe(413);
     await body.cancelled;
@@ -104,7 +98,7 @@ describe('body size and verification order (401 before 413)', () => {
 
   it.each([
     ['no signature headers', {}],
-    ['a stale timestamp', signSlackRequest({ secret: SECRET, body: '', timestamp: NOW_S - 301 })],
+    ['a stale timestamp', createSlackSigner(SECRET).sign('', NOW_S - 301)],
     [
       'a malformed signature',
       { 'x-slack-request-timestamp': String(NOW_S), 'x-slack-signature': 'v0=nothex' },

@@ -10,12 +10,11 @@ import {
   buildSlashCommand,
   buildSslCheck,
   buildUrlVerification,
+  createSlackSigner,
   interactivePayload,
   jsonPayload,
   SLACK_TEST_IDS,
   type SlackTestPayload,
-  signedSlackRequest,
-  signSlackRequest,
 } from '@rt/testing/slack';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../slack-adapter.js';
@@ -39,7 +38,7 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
       const { adapter, runtime } = unitAdapter();
       const payload = buildMessageEvent();
       const response = await transport.serve(adapter)(
-        signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
+        createSlackSigner(SECRET).request(payload, { timestamp: NOW_S }),
       );
       expect(response.status).toBe(200);
       expect(runtime.dispatched).toHaveLength(1);
@@ -48,41 +47,34 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
     it('accepts any secret of a rotation list', async () => {
       const { adapter, runtime } = unitAdapter();
       const response = await transport.serve(adapter)(
-        signedSlackRequest({
-          secret: 'rotated-new-secret',
-          payload: buildMessageEvent(),
-          timestamp: NOW_S,
-        }),
+        createSlackSigner('rotated-new-secret').request(buildMessageEvent(), { timestamp: NOW_S }),
       );
       expect(response.status).toBe(200);
       expect(runtime.dispatched).toHaveLength(1);
     });
 
     const refusals: [string, (payload: SlackTestPayload) => Request][] = [
-      [
-        'a wrong secret',
-        (p) => signedSlackRequest({ secret: 'wrong', payload: p, timestamp: NOW_S }),
-      ],
+      ['a wrong secret', (p) => createSlackSigner('wrong').request(p, { timestamp: NOW_S })],
       [
         'a timestamp older than five minutes',
-        (p) => signedSlackRequest({ secret: SECRET, payload: p, timestamp: NOW_S - 301 }),
+        (p) => createSlackSigner(SECRET).request(p, { timestamp: NOW_S - 301 }),
       ],
       [
         'a timestamp more than five minutes ahead',
-        (p) => signedSlackRequest({ secret: SECRET, payload: p, timestamp: NOW_S + 301 }),
+        (p) => createSlackSigner(SECRET).request(p, { timestamp: NOW_S + 301 }),
       ],
-      ['no signature headers', (p) => signedSlackRequest({ secret: undefined, payload: p })],
+      ['no signature headers', (p) => createSlackSigner(SECRET).request(p, { unsigned: true })],
       [
         'a signature without its timestamp header',
         (p) => {
-          const headers = signSlackRequest({ secret: SECRET, body: p.body, timestamp: NOW_S });
+          const headers = createSlackSigner(SECRET).sign(p.body, NOW_S);
           return request(p, { 'x-slack-signature': headers['x-slack-signature'] });
         },
       ],
       [
         'a tampered body',
         (p) => {
-          const headers = signSlackRequest({ secret: SECRET, body: p.body, timestamp: NOW_S });
+          const headers = createSlackSigner(SECRET).sign(p.body, NOW_S);
           return request({ ...p, body: p.body.replace('hello', 'hellO') }, { ...headers });
         },
       ],
@@ -90,13 +82,13 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
         'an unknown signature version',
         (p) =>
           request(p, {
-            ...signSlackRequest({ secret: SECRET, body: p.body, timestamp: NOW_S, version: 'v1' }),
+            ...createSlackSigner(SECRET).sign(p.body, NOW_S, 'v1'),
           }),
       ],
       [
         'a non-numeric timestamp',
         (p) => {
-          const headers = signSlackRequest({ secret: SECRET, body: p.body, timestamp: NOW_S });
+          const headers = createSlackSigner(SECRET).sign(p.body, NOW_S);
           return request(p, { ...headers, 'x-slack-request-timestamp': 'yesterday' });
         },
       ],
@@ -122,11 +114,11 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
       const { adapter } = unitAdapter();
       const payload = buildUrlVerification('the-challenge');
       const bad = await transport.serve(adapter)(
-        signedSlackRequest({ secret: 'wrong', payload, timestamp: NOW_S }),
+        createSlackSigner('wrong').request(payload, { timestamp: NOW_S }),
       );
       expect(bad.status).toBe(401);
       const good = await transport.serve(adapter)(
-        signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
+        createSlackSigner(SECRET).request(payload, { timestamp: NOW_S }),
       );
       expect(good.status).toBe(200);
       expect(await good.json()).toEqual({ challenge: 'the-challenge' });
@@ -145,7 +137,7 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
     it('answers 200 to the unsigned ssl_check probe without dispatching', async () => {
       const { adapter, runtime } = unitAdapter();
       const response = await transport.serve(adapter)(
-        signedSlackRequest({ secret: undefined, payload: buildSslCheck() }),
+        createSlackSigner(SECRET).request(buildSslCheck(), { unsigned: true }),
       );
       expect(response.status).toBe(200);
       expect(runtime.dispatched).toHaveLength(0);
@@ -161,12 +153,12 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
       expect(
         (
           await transport.serve(adapter)(
-            signedSlackRequest({ secret: 'wrong', payload, timestamp: NOW_S }),
+            createSlackSigner('wrong').request(payload, { timestamp: NOW_S }),
           )
         ).status,
       ).toBe(401);
       const response = await transport.serve(adapter)(
-        signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
+        createSlackSigner(SECRET).request(payload, { timestamp: NOW_S }),
       );
       expect(response.status).toBe(503);
       expect(response.headers.get('x-slack-no-retry')).toBeNull();
@@ -180,11 +172,11 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
       });
       const payload = buildUrlVerification('early');
       const response = await transport.serve(adapter)(
-        signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
+        createSlackSigner(SECRET).request(payload, { timestamp: NOW_S }),
       );
       expect(await response.json()).toEqual({ challenge: 'early' });
       const probe = await transport.serve(adapter)(
-        signedSlackRequest({ secret: undefined, payload: buildSslCheck() }),
+        createSlackSigner(SECRET).request(buildSslCheck(), { unsigned: true }),
       );
       expect(probe.status).toBe(200);
     });
@@ -192,7 +184,7 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
     it('acknowledges app_rate_limited with 200 and an adapter_notice', async () => {
       const { adapter, runtime } = unitAdapter();
       const response = await transport.serve(adapter)(
-        signedSlackRequest({ secret: SECRET, payload: buildAppRateLimited(), timestamp: NOW_S }),
+        createSlackSigner(SECRET).request(buildAppRateLimited(), { timestamp: NOW_S }),
       );
       expect(response.status).toBe(200);
       expect(runtime.dispatched).toHaveLength(0);
@@ -220,7 +212,7 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
     ])('acknowledges a message from %s with 200 and does not dispatch it', async (_, payload) => {
       const { adapter, runtime } = unitAdapter();
       const response = await transport.serve(adapter)(
-        signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
+        createSlackSigner(SECRET).request(payload, { timestamp: NOW_S }),
       );
       expect(response.status).toBe(200);
       expect(runtime.dispatched).toHaveLength(0);
@@ -234,7 +226,7 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
         subtype: 'bot_message',
       });
       await transport.serve(adapter)(
-        signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
+        createSlackSigner(SECRET).request(payload, { timestamp: NOW_S }),
       );
       expect(runtime.dispatched).toHaveLength(1);
     });
@@ -279,7 +271,7 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
     ])('answers 400 and dispatches nothing for %s', async (_, payload) => {
       const { adapter, runtime } = unitAdapter();
       const response = await transport.serve(adapter)(
-        signedSlackRequest({ secret: SECRET, payload, timestamp: NOW_S }),
+        createSlackSigner(SECRET).request(payload, { timestamp: NOW_S }),
       );
       expect(response.status).toBe(400);
       expect(await response.text()).toMatch(/^Bad Request/);
@@ -292,7 +284,7 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
       });
       const { adapter } = unitAdapter(runtime);
       const response = await transport.serve(adapter)(
-        signedSlackRequest({ secret: SECRET, payload: buildMessageEvent(), timestamp: NOW_S }),
+        createSlackSigner(SECRET).request(buildMessageEvent(), { timestamp: NOW_S }),
       );
       expect(response.status).toBe(503);
       expect(runtime.observed).toContainEqual(
@@ -305,9 +297,7 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
     it('carries x-slack-retry-num and x-slack-retry-reason on event.retry', async () => {
       const { adapter, runtime } = unitAdapter();
       await transport.serve(adapter)(
-        signedSlackRequest({
-          secret: SECRET,
-          payload: buildMessageEvent(),
+        createSlackSigner(SECRET).request(buildMessageEvent(), {
           timestamp: NOW_S,
           headers: { 'x-slack-retry-num': '2', 'x-slack-retry-reason': 'http_timeout' },
         }),
@@ -325,11 +315,11 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
       runtime.modeFor = () => mode;
       const { adapter } = unitAdapter(runtime);
       await transport.serve(adapter)(
-        signedSlackRequest({ secret: SECRET, payload: buildMessageEvent(), timestamp: NOW_S }),
+        createSlackSigner(SECRET).request(buildMessageEvent(), { timestamp: NOW_S }),
       );
       mode = 'sync';
       await transport.serve(adapter)(
-        signedSlackRequest({ secret: SECRET, payload: buildMessageEvent(), timestamp: NOW_S }),
+        createSlackSigner(SECRET).request(buildMessageEvent(), { timestamp: NOW_S }),
       );
       expect(signals[0]).toBeUndefined();
       expect(signals[1]).toBeInstanceOf(AbortSignal);
@@ -349,7 +339,7 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
       });
       adapter.attach(runtime);
       const response = await transport.serve(adapter)(
-        signedSlackRequest({ secret: SECRET, payload: buildMessageEvent(), timestamp: NOW_S }),
+        createSlackSigner(SECRET).request(buildMessageEvent(), { timestamp: NOW_S }),
       );
       expect(response.status).toBe(500);
       expect(response.headers.get('x-slack-no-retry')).toBeNull();

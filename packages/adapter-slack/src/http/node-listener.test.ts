@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { failOnUnhandledRejections, fakeRuntimeHandle } from '@rt/testing/adapter';
-import { buildViewSubmission, signSlackRequest } from '@rt/testing/slack';
+import { buildViewSubmission, createSlackSigner } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
 import { NOW_S, SECRET, unitAdapter } from '../test-support/harness.js';
@@ -53,7 +53,7 @@ describe('the native node:http listener', () => {
       method: 'POST',
       headers: {
         'content-type': payload.contentType,
-        ...signSlackRequest({ secret: SECRET, body: payload.body, timestamp: NOW_S }),
+        ...createSlackSigner(SECRET).sign(payload.body, NOW_S),
       },
       body: payload.body,
     });
@@ -66,7 +66,7 @@ describe('the native node:http listener', () => {
     const { adapter, runtime } = unitAdapter();
     const url = await listen(adapter);
     const chunks = Array.from({ length: 20 }, () => Buffer.alloc(128 * 1024, 120));
-    const signed = signSlackRequest({ secret: SECRET, body: '', timestamp: NOW_S });
+    const signed = createSlackSigner(SECRET).sign('', NOW_S);
     const headers = { 'content-type': 'application/json', ...signed };
     expect(await postChunked(url, headers, chunks)).toBe(413);
     expect(runtime.dispatched).toHaveLength(0);

@@ -6,8 +6,8 @@ import {
   buildEventCallback,
   buildMessageEvent,
   buildReactionEvent,
+  createSlackSigner,
   type SlackTestPayload,
-  signedSlackRequest,
 } from '@rt/testing/slack';
 import { describe, expect, it } from 'vitest';
 import type { SlackAdapterOptions } from '../options.js';
@@ -22,7 +22,7 @@ async function eventOf(
   const adapter = createSlackAdapter({ signingSecret: SECRET, botToken: 'x', ...options });
   const runtime = fakeRuntimeHandle();
   adapter.attach(runtime);
-  await adapter.handler(signedSlackRequest({ secret: SECRET, payload }));
+  await adapter.handler(createSlackSigner(SECRET).request(payload));
   const [event] = runtime.dispatched;
   if (event === undefined) throw new Error('not dispatched');
   return event;

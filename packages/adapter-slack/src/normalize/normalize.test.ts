@@ -12,9 +12,9 @@ import {
   buildSlashCommand,
   buildViewClosed,
   buildViewSubmission,
+  createSlackSigner,
   interactivePayload,
   type SlackTestPayload,
-  signedSlackRequest,
 } from '@rt/testing/slack';
 import { describe, expect, it } from 'vitest';
 import { BUSY_OPTION_VALUE } from '../respond/busy-surfaces.js';
@@ -27,7 +27,7 @@ async function run(
   const adapter = createSlackAdapter({ signingSecret: SECRET, botToken: 'x' });
   const runtime = fakeRuntimeHandle();
   adapter.attach(runtime);
-  const response = await adapter.handler(signedSlackRequest({ secret: SECRET, payload }));
+  const response = await adapter.handler(createSlackSigner(SECRET).request(payload));
   return { event: runtime.dispatched[0], response };
 }
 
@@ -90,7 +90,7 @@ describe('Events API normalisation', () => {
     const runtime = fakeRuntimeHandle();
     adapter.attach(runtime);
     const payload = buildMessageEvent({ channelType: 'im', text: `<@${botUserId}> help` });
-    await adapter.handler(signedSlackRequest({ secret: SECRET, payload }));
+    await adapter.handler(createSlackSigner(SECRET).request(payload));
     expect(runtime.dispatched[0]).toMatchObject({
       kind: 'mention',
       fallbackKind: 'message',

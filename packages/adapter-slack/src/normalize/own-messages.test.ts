@@ -2,10 +2,10 @@ import { fakeRuntimeHandle } from '@rt/testing/adapter';
 import {
   buildEventCallback,
   buildMessageEvent,
+  createSlackSigner,
   jsonPayload,
   SLACK_TEST_IDS,
   type SlackTestPayload,
-  signedSlackRequest,
 } from '@rt/testing/slack';
 import { describe, expect, it } from 'vitest';
 import type { SlackAdapterOptions } from '../options.js';
@@ -20,7 +20,7 @@ async function dispatched(
   const adapter = createSlackAdapter({ signingSecret: SECRET, botToken: 'x', ...options });
   const runtime = fakeRuntimeHandle();
   adapter.attach(runtime);
-  const response = await adapter.handler(signedSlackRequest({ secret: SECRET, payload }));
+  const response = await adapter.handler(createSlackSigner(SECRET).request(payload));
   expect(response.status).toBe(200);
   return runtime.dispatched.length > 0;
 }

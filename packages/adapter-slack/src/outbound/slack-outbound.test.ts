@@ -6,9 +6,9 @@ import {
   buildMessageEvent,
   buildShortcut,
   buildSlashCommand,
+  createSlackSigner,
   type FakeSlackApi,
   type SlackTestPayload,
-  signedSlackRequest,
   startFakeSlackApi,
 } from '@rt/testing/slack';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ async function eventOf(adapter: SlackAdapter, payload: SlackTestPayload): Promis
     runtimes.set(adapter, runtime);
     adapter.attach(runtime);
   }
-  await adapter.handler(signedSlackRequest({ secret: SECRET, payload }));
+  await adapter.handler(createSlackSigner(SECRET).request(payload));
   const event = runtime.dispatched.at(-1);
   if (event === undefined) throw new Error('nothing dispatched');
   return event;

@@ -10,10 +10,10 @@ import { observationLog, stateWith } from '@rt/testing';
 import {
   buildAppMentionEvent,
   buildMessageEvent,
+  createSlackSigner,
   type FakeSlackApi,
   type FakeSlackRateLimit,
   type SlackTestPayload,
-  signedSlackRequest,
   startFakeSlackApi,
 } from '@rt/testing/slack';
 import { streamText } from 'ai';
@@ -74,7 +74,7 @@ async function start(
     runtime,
     state,
     observations: log.observations,
-    send: (payload) => adapter.handler(signedSlackRequest({ secret: SECRET, payload })),
+    send: (payload) => adapter.handler(createSlackSigner(SECRET).request(payload)),
     observed: (predicate) => log.observed(predicate),
   };
   return h;

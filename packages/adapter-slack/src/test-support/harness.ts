@@ -10,9 +10,9 @@ import {
   type HttpTransport,
 } from '@rt/testing/adapter';
 import {
+  createSlackSigner,
   type FakeSlackApi,
   type SlackTestPayload,
-  signedSlackRequest,
   startFakeSlackApi,
 } from '@rt/testing/slack';
 import type { SlackAdapterOptions } from '../options.js';
@@ -74,7 +74,7 @@ export async function startHarness(
     state,
     observations: log.observations,
     send: (payload, headers) =>
-      serve(signedSlackRequest({ secret: SECRET, payload, ...(headers ? { headers } : {}) })),
+      serve(createSlackSigner(SECRET).request(payload, headers ? { headers } : {})),
     serve,
     observed: (predicate) => log.observed(predicate),
     close: async () => {

@@ -3,7 +3,13 @@ import type { PostedMessage } from '../adapter/adapter.js';
 import { UnsupportedActionError } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 import { setup } from '../test-support/setup.js';
-import { deferred, settledOf, TestAdapter } from '../test-support/test-adapter.js';
+import {
+  createTestAdapter,
+  deferred,
+  settledOf,
+  type TestAdapter,
+  type TestAdapterOptions,
+} from '../test-support/test-adapter.js';
 import type { ActionCallOptions, ConversationActions } from './actions.js';
 import { card, section } from './card.js';
 import { form, formErrors, textField } from './form.js';
@@ -14,45 +20,52 @@ interface Call {
   readonly signal: AbortSignal;
 }
 
-/** A TestAdapter with conversation actions that record each call and its signal. */
-class ActingAdapter extends TestAdapter {
-  readonly calls: Call[] = [];
+/** A test adapter with conversation actions that record each call and its signal. */
+interface ActingAdapter extends TestAdapter {
+  readonly calls: Call[];
+  /** While set, every action waits for it (or for its signal to abort). */
   gate: Promise<void> | undefined;
   readonly actions: ConversationActions;
+}
 
-  constructor() {
-    super('acting');
-    const record =
-      (action: string) =>
-      async (_event: RtEvent, ...rest: unknown[]): Promise<PostedMessage> => {
-        const options = rest.at(-1) as ActionCallOptions;
-        this.calls.push({ action, args: rest.slice(0, -1), signal: options.signal });
-        if (this.gate !== undefined) {
-          await new Promise<void>((resolve, reject) => {
-            options.signal.addEventListener('abort', () => reject(options.signal.reason), {
-              once: true,
-            });
-            this.gate?.then(resolve);
+function actingAdapter(options: TestAdapterOptions = {}): ActingAdapter {
+  const calls: Call[] = [];
+  const record =
+    (action: string) =>
+    async (_event: RtEvent, ...rest: unknown[]): Promise<PostedMessage> => {
+      const options = rest.at(-1) as ActionCallOptions;
+      calls.push({ action, args: rest.slice(0, -1), signal: options.signal });
+      if (acting.gate !== undefined) {
+        await new Promise<void>((resolve, reject) => {
+          options.signal.addEventListener('abort', () => reject(options.signal.reason), {
+            once: true,
           });
-        }
-        return { channel: 'C1', id: `${action}-${this.calls.length}` };
-      };
-    this.actions = {
-      reply: record('reply'),
-      post: record('post'),
-      edit: record('edit'),
-      delete: record('delete') as never,
-      react: record('react') as never,
-      unreact: record('unreact') as never,
-      ephemeral: record('ephemeral') as never,
-      typing: record('typing') as never,
-      openForm: async () => {
-        throw new UnsupportedActionError('openForm', 'acting', 'no trigger');
-      },
-      dm: record('dm'),
-      showFormErrors: record('showFormErrors') as never,
+          acting.gate?.then(resolve);
+        });
+      }
+      return { channel: 'C1', id: `${action}-${calls.length}` };
     };
-  }
+  const actions: ConversationActions = {
+    reply: record('reply'),
+    post: record('post'),
+    edit: record('edit'),
+    delete: record('delete') as never,
+    react: record('react') as never,
+    unreact: record('unreact') as never,
+    ephemeral: record('ephemeral') as never,
+    typing: record('typing') as never,
+    openForm: async () => {
+      throw new UnsupportedActionError('openForm', 'acting', 'no trigger');
+    },
+    dm: record('dm'),
+    showFormErrors: record('showFormErrors') as never,
+  };
+  const acting: ActingAdapter = Object.assign(createTestAdapter({ name: 'acting', ...options }), {
+    calls,
+    gate: undefined as Promise<void> | undefined,
+    actions,
+  });
+  return acting;
 }
 
 describe('conversation actions on the handler context', () => {
@@ -60,7 +73,7 @@ describe('conversation actions on the handler context', () => {
   afterEach(() => vi.useRealTimers());
 
   it("binds every action to the handler's signal and observes each with its outcome", async () => {
-    const adapter = new ActingAdapter();
+    const adapter = actingAdapter();
     const { runtime, ofType } = setup({ adapters: [adapter] });
     const posted: PostedMessage = { channel: 'C1', id: 'm1' };
     const message = card({ title: 'Hi' }, section('there'));
@@ -112,7 +125,7 @@ describe('conversation actions on the handler context', () => {
   });
 
   it('passes the target options through without the signal', async () => {
-    const adapter = new ActingAdapter();
+    const adapter = actingAdapter();
     const seen: unknown[] = [];
     adapter.actions.post = async (_event, _message, options) => {
       seen.push({ ...options, signal: undefined });
@@ -125,7 +138,7 @@ describe('conversation actions on the handler context', () => {
   });
 
   it('uses a signal the call passes instead of the handler’s', async () => {
-    const adapter = new ActingAdapter();
+    const adapter = actingAdapter();
     const { runtime } = setup({ adapters: [adapter] });
     const own = new AbortController();
     runtime.onMessage((ctx) => ctx.typing({ signal: own.signal }));
@@ -134,7 +147,7 @@ describe('conversation actions on the handler context', () => {
   });
 
   it('cancels an action in flight when the handler is cancelled and observes it aborted', async () => {
-    const adapter = new ActingAdapter();
+    const adapter = actingAdapter();
     adapter.gate = new Promise<void>(() => {});
     const { runtime, ofType } = setup({ adapters: [adapter], detachTimeoutMs: 1000 });
     let rejected: unknown;
@@ -161,7 +174,7 @@ describe('conversation actions on the handler context', () => {
       await ctx.react('👀').catch((e: unknown) => errors.push(e));
     });
     await settledOf(await adapter.send({}));
-    expect(adapter.replies.map((r) => r.message)).toEqual([
+    expect(adapter.posted.map(({ text, extra }) => (extra ? { text, extra } : { text }))).toEqual([
       { text: 'plain' },
       { text: 'raw', extra: { x: 1 } },
     ]);
@@ -176,8 +189,7 @@ describe('conversation actions on the handler context', () => {
   });
 
   it('hands a deferred form submit’s returned errors to the adapter, a sync one’s to the answer', async () => {
-    const adapter = new ActingAdapter();
-    adapter.shapeModes.set('sync_form', 'sync');
+    const adapter = actingAdapter({ shapeModes: { sync_form: 'sync' } });
     const { runtime } = setup({ adapters: [adapter] });
     const errors = formErrors({ name: 'required' });
     runtime.onFormSubmit('f', () => errors);
@@ -189,7 +201,7 @@ describe('conversation actions on the handler context', () => {
   });
 
   it('lets reply be destructured', async () => {
-    const adapter = new ActingAdapter();
+    const adapter = actingAdapter();
     const { runtime } = setup({ adapters: [adapter] });
     const done = deferred();
     runtime.onMessage(async ({ reply }) => {

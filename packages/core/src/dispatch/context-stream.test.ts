@@ -8,25 +8,36 @@ import { StreamInterruptedError, StreamUnsupportedError } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 import { RecordingStreamWriter } from '../test-support/recording-stream-writer.js';
 import { setup } from '../test-support/setup.js';
-import { deferred, settledOf, TestAdapter } from '../test-support/test-adapter.js';
+import {
+  createTestAdapter,
+  deferred,
+  settledOf,
+  type TestAdapter,
+  type TestAdapterOptions,
+} from '../test-support/test-adapter.js';
 
-/** A TestAdapter that streams into one RecordingStreamWriter per reply. */
-class StreamingAdapter extends TestAdapter implements StreamReplier {
-  readonly writers: RecordingStreamWriter[] = [];
+/** A test adapter that streams into one RecordingStreamWriter per reply. */
+interface StreamingAdapter extends TestAdapter, StreamReplier {
+  readonly writers: RecordingStreamWriter[];
+}
 
-  streamReply(
+function streamingAdapter(options: TestAdapterOptions = {}): StreamingAdapter {
+  const adapter = createTestAdapter(options);
+  const writers: RecordingStreamWriter[] = [];
+  const streamReply = (
     event: RtEvent,
     source: TextSource,
-    options: StreamOptions & { readonly signal: AbortSignal },
-  ): Promise<PostedMessage> {
+    streamOptions: StreamOptions & { readonly signal: AbortSignal },
+  ): Promise<PostedMessage> => {
     const writer = new RecordingStreamWriter({ minIntervalMs: 1000, maxCharsPerWrite: 4000 });
-    this.writers.push(writer);
+    writers.push(writer);
     return streamReplyWith(
-      { runtime: this.runtime, adapter: this.name, event, writer },
+      { runtime: adapter.runtime, adapter: adapter.name, event, writer },
       source,
-      options,
+      streamOptions,
     );
-  }
+  };
+  return Object.assign(adapter, { writers, streamReply });
 }
 
 /** A source that yields `head` and then never again, recording its `return()`. */
@@ -58,7 +69,7 @@ describe('ctx.stream', () => {
   afterEach(() => vi.useRealTimers());
 
   function streamingSetup(options: Parameters<typeof setup>[0] = {}) {
-    const streamer = new StreamingAdapter('streamer');
+    const streamer = streamingAdapter({ name: 'streamer' });
     const fixture = setup({ ...options, adapters: [streamer] });
     return { ...fixture, streamer };
   }

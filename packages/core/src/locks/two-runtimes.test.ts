@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRuntime } from '../runtime/create-runtime.js';
 import type { StrategyName } from '../runtime/options.js';
-import { flush, makeEvent, settledOf, TestAdapter } from '../test-support/test-adapter.js';
+import { createTestAdapter, flush, makeEvent, settledOf } from '../test-support/test-adapter.js';
 import { TestState } from '../test-support/test-state.js';
 
 describe('two runtimes sharing one State', () => {
@@ -16,7 +16,7 @@ describe('two runtimes sharing one State', () => {
       let maxRunning = 0;
       let handled = 0;
       const make = () => {
-        const adapter = new TestAdapter();
+        const adapter = createTestAdapter();
         const runtime = createRuntime({
           state,
           adapters: [adapter],
@@ -49,7 +49,7 @@ describe('two runtimes sharing one State', () => {
 
   it('accepts one event delivered to both instances once (shared dedupe)', async () => {
     const state = new TestState();
-    const adapters = [new TestAdapter(), new TestAdapter()];
+    const adapters = [createTestAdapter(), createTestAdapter()];
     let handled = 0;
     for (const adapter of adapters) {
       createRuntime({ state, adapters: [adapter] }).onMessage(() => {
@@ -66,7 +66,7 @@ describe('two runtimes sharing one State', () => {
   it('wakes a queue waiter on one instance when the holder on the other releases (polling)', async () => {
     const state = new TestState();
     const order: string[] = [];
-    const runtimes = [new TestAdapter(), new TestAdapter()].map((adapter) => {
+    const runtimes = [createTestAdapter(), createTestAdapter()].map((adapter) => {
       const runtime = createRuntime({
         state,
         adapters: [adapter],

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { adapterNotice } from '../adapter-kit/notices.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import type { CreateRuntimeOptions } from '../runtime/options.js';
-import { TestAdapter } from '../test-support/test-adapter.js';
+import { createTestAdapter } from '../test-support/test-adapter.js';
 import { TestState } from '../test-support/test-state.js';
 import { logObserver, observersWithLogger } from './default-logger.js';
 import { createStderrLogger, type LogFields, type RtLogger, redact } from './logger.js';
@@ -40,7 +40,7 @@ const EVENT = {
 
 /** A sync runtime over a `slack`-named test adapter; `send(id)` dispatches a message event. */
 function runtimeWith(options: Partial<CreateRuntimeOptions> = {}) {
-  const adapter = new TestAdapter('slack');
+  const adapter = createTestAdapter({ name: 'slack' });
   const runtime = createRuntime({
     state: new TestState(),
     dispatchMode: 'sync',

@@ -104,23 +104,25 @@ describe('accounting invariant: every delivery reaches exactly one terminal outc
           if (running.has(o.event.id)) violations.push(`${o.event.id} finished while running`);
         }
       };
-      const { runtime, adapter, state, observations } = setup({
-        maxDetached,
-        maxDetachedPerTenant,
-        detachTimeoutMs: 400,
-        lockTtlMs: 900,
-        concurrency: {
-          strategy,
-          maxConcurrent: 2,
-          debounceMs: 30,
-          burstWindowMs: 40,
-          maxBatch: 4,
-          lockPollInitialMs: 10,
-          lockPollMaxMs: 80,
+      const { runtime, state, observations } = setup(
+        {
+          maxDetached,
+          maxDetachedPerTenant,
+          detachTimeoutMs: 400,
+          lockTtlMs: 900,
+          concurrency: {
+            strategy,
+            maxConcurrent: 2,
+            debounceMs: 30,
+            burstWindowMs: 40,
+            maxBatch: 4,
+            lockPollInitialMs: 10,
+            lockPollMaxMs: 80,
+          },
+          observers: [observer],
         },
-        observers: [observer],
-      });
-      adapter.shapeModes.set('modal', 'sync');
+        { shapeModes: { modal: 'sync' } },
+      );
       state.faults.markEvent = () => (random() < 0.03 ? new Error('flaky state') : undefined);
       state.faults.renewLock = () => (random() < 0.05 ? false : undefined);
       runtime.onMessage(async (ctx) => {

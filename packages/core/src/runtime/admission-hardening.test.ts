@@ -52,8 +52,7 @@ describe('admission bound hardening', () => {
   });
 
   it('closes admission for deferred and sync dispatch at once when shutdown starts', async () => {
-    const { runtime, adapter, ofType } = setup();
-    adapter.shapeModes.set('modal', 'sync');
+    const { runtime, adapter, ofType } = setup({}, { shapeModes: { modal: 'sync' } });
     runtime.onMessage(() => {});
     void runtime.shutdown();
 

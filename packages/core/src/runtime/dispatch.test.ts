@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InvalidEventError } from '../errors.js';
 import { setup } from '../test-support/setup.js';
-import { deferred, makeEvent, settledOf, TestAdapter } from '../test-support/test-adapter.js';
+import { createTestAdapter, deferred, makeEvent, settledOf } from '../test-support/test-adapter.js';
 
 describe('dispatch', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -138,14 +138,15 @@ describe('dispatch', () => {
   });
 
   it('resolves the dispatch mode: runtime shape override > adapter shape > adapter default > runtime', async () => {
-    const other = new TestAdapter('other');
-    const { runtime, adapter } = setup({
-      adapters: [other],
-      dispatchMode: 'deferred',
-      dispatchModes: { test: { default: 'sync', shapes: { forced: 'deferred' } } },
-    });
-    adapter.shapeModes.set('modal', 'deferred');
-    adapter.shapeModes.set('forced', 'sync');
+    const other = createTestAdapter({ name: 'other' });
+    const { runtime, adapter } = setup(
+      {
+        adapters: [other],
+        dispatchMode: 'deferred',
+        dispatchModes: { test: { default: 'sync', shapes: { forced: 'deferred' } } },
+      },
+      { shapeModes: { modal: 'deferred', forced: 'sync' } },
+    );
     const handle = adapter.runtime!;
     expect(handle.modeFor(makeEvent({ adapter: 'test', shape: 'plain' }))).toBe('sync');
     expect(handle.modeFor(makeEvent({ adapter: 'test', shape: 'modal' }))).toBe('deferred');
@@ -171,7 +172,7 @@ describe('dispatch', () => {
     });
     const result = await adapter.send({ kind: 'mention', thread: 'T-9' });
     await settledOf(result);
-    expect(adapter.replies.map((r) => r.message.text)).toEqual(['pong', 'rich']);
+    expect(adapter.posted.map((p) => p.text)).toEqual(['pong', 'rich']);
     expect(await seen.promise).toMatchObject({
       mode: 'deferred',
       batch: 1,
@@ -190,7 +191,7 @@ describe('dispatch', () => {
       await ctx.reply('own', { signal: own.signal });
     });
     await settledOf(await adapter.send({ kind: 'mention' }));
-    expect(adapter.replies.map((r) => r.signal)).toEqual([await handlerSignal.promise, own.signal]);
+    expect(adapter.posted.map((p) => p.signal)).toEqual([await handlerSignal.promise, own.signal]);
   });
 
   it('aborts a sync handler with the adapter deadline signal and reports timed-out', async () => {
@@ -235,8 +236,8 @@ describe('dispatch', () => {
 
   it('refuses duplicate adapter names and adapters added after start', async () => {
     const { runtime } = setup();
-    expect(() => runtime.use(new TestAdapter('test'))).toThrow(/already registered/);
+    expect(() => runtime.use(createTestAdapter({ name: 'test' }))).toThrow(/already registered/);
     await runtime.start();
-    expect(() => runtime.use(new TestAdapter('late'))).toThrow(/before start/);
+    expect(() => runtime.use(createTestAdapter({ name: 'late' }))).toThrow(/before start/);
   });
 });

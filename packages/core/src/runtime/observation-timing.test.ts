@@ -141,8 +141,10 @@ describe('observation timing', () => {
   ] as const) {
     it(`has no handler timing when a sync deadline passed during the dedupe mark (${JSON.stringify(concurrency)})`, async () => {
       const state = new GatedMarkState();
-      const { runtime, adapter, ofType } = setup({ state, concurrency });
-      adapter.shapeModes.set('message', 'sync');
+      const { runtime, adapter, ofType } = setup(
+        { state, concurrency },
+        { shapeModes: { message: 'sync' } },
+      );
       let ran = 0;
       runtime.onMessage(() => {
         ran += 1;

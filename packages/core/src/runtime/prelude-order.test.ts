@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Adapter } from '../adapter/adapter.js';
 import { setup } from '../test-support/setup.js';
-import { deferred, TestAdapter } from '../test-support/test-adapter.js';
+import { createTestAdapter, deferred } from '../test-support/test-adapter.js';
 
 const failingScope = (event: { channel?: string }) => event.channel ?? '';
 
@@ -28,7 +28,7 @@ describe('prelude order around the lock scope (docs/contract.md §3)', () => {
 
 describe('per-tenant keys', () => {
   it('cannot collide across adapter and tenant names that contain a colon', async () => {
-    const other = new TestAdapter('test:x');
+    const other = createTestAdapter({ name: 'test:x' });
     const { runtime, adapter } = setup({ adapters: [other], maxDetachedPerTenant: 1 });
     const hold = deferred();
     runtime.onMessage(() => hold.promise);
@@ -48,7 +48,7 @@ describe('stopping adapters at shutdown', () => {
   afterEach(() => vi.useRealTimers());
 
   function adapterWithStop(name: string, stop: () => Promise<void>): Adapter {
-    const adapter = new TestAdapter(name);
+    const adapter = createTestAdapter({ name });
     adapter.stop = stop;
     return adapter;
   }
@@ -80,7 +80,7 @@ describe('stopping adapters at shutdown', () => {
 
   it('drains adapters after the last outcome is recorded, and observes a drain that fails', async () => {
     const order: string[] = [];
-    const draining: Adapter = Object.assign(new TestAdapter('draining'), {
+    const draining: Adapter = Object.assign(createTestAdapter({ name: 'draining' }), {
       drain: async () => {
         order.push('drain');
         throw new Error('follow-up failed');

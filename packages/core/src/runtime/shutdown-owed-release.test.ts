@@ -97,8 +97,10 @@ describe('shutdown waits for the lock releases finished deliveries owe', () => {
 
   it('sync: stays pending until the release of a handler that returned during the grace period settled', async () => {
     const state = new SlowReleaseState();
-    const { runtime, adapter } = setup({ state, concurrency: 'queue' });
-    adapter.shapeModes.set('message', 'sync');
+    const { runtime, adapter } = setup(
+      { state, concurrency: 'queue' },
+      { shapeModes: { message: 'sync' } },
+    );
     const started = deferred();
     runtime.onMessage(async () => {
       started.resolve();

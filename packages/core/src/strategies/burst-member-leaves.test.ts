@@ -64,8 +64,10 @@ describe('burst: a member whose life ends before its batch runs', () => {
   });
 
   it('lets a sync member reach its deadline without ending the deferred members it joined', async () => {
-    const { runtime, adapter } = setup({ concurrency: { strategy: 'burst', burstWindowMs: 100 } });
-    adapter.shapeModes.set('modal', 'sync');
+    const { runtime, adapter } = setup(
+      { concurrency: { strategy: 'burst', burstWindowMs: 100 } },
+      { shapeModes: { modal: 'sync' } },
+    );
     const batches: string[][] = [];
     runtime.onMessage(() => {
       batches.push([]);

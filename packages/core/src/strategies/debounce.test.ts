@@ -82,18 +82,17 @@ describe('debounce strategy', () => {
   });
 
   it('ends a survivor waiting for the lock a running handler holds with timed-out at its detach timeout, releasing its slot', async () => {
-    const { runtime, adapter, state } = setup({
-      detachTimeoutMs: 1000,
-      concurrency: { strategy: 'debounce', debounceMs: 100 },
-    });
+    // The holder is a sync delivery: no detach timeout of its own.
+    const { runtime, adapter, state } = setup(
+      { detachTimeoutMs: 1000, concurrency: { strategy: 'debounce', debounceMs: 100 } },
+      { shapeModes: { modal: 'sync' } },
+    );
     const hold = deferred();
     const ran: string[] = [];
     runtime.onMessage(async (ctx) => {
       ran.push(ctx.event.id);
       if (ctx.event.id === 'long') await hold.promise;
     });
-    // The holder is a sync delivery: no detach timeout of its own.
-    adapter.shapeModes.set('modal', 'sync');
     const long = adapter.send({ id: 'long', thread: 't', shape: 'modal' });
     await vi.advanceTimersByTimeAsync(100);
     expect(ran).toEqual(['long']);

@@ -13,7 +13,7 @@ import { LockManager } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
 import type { Handler } from '../routing/handler.js';
 import { DEFAULT_CONCURRENCY, type ResolvedConcurrency } from '../runtime/options.js';
-import { deferred, flush, makeEvent, TestAdapter } from '../test-support/test-adapter.js';
+import { createTestAdapter, deferred, flush, makeEvent } from '../test-support/test-adapter.js';
 import { TestState } from '../test-support/test-state.js';
 import { ConcurrentStrategy } from './concurrent.js';
 import { QueueStrategy } from './queue.js';
@@ -36,7 +36,7 @@ function makeHost(config: Partial<ResolvedConcurrency>) {
   return { host, locks, state, shutdown };
 }
 
-const adapter = new TestAdapter();
+const adapter = createTestAdapter();
 
 function delivery(scope: string, handler: Handler): Delivery {
   return newDelivery({

@@ -3,12 +3,12 @@
  * for a lock held elsewhere must keep the process alive until it settles.
  */
 import { createRuntime } from '../runtime/create-runtime.js';
-import { TestAdapter } from './test-adapter.js';
+import { createTestAdapter } from './test-adapter.js';
 import { TestState } from './test-state.js';
 
 const strategy = process.argv[2] === 'queue' ? 'queue' : 'burst';
 const state = new TestState();
-const adapter = new TestAdapter();
+const adapter = createTestAdapter();
 const runtime = createRuntime({
   state,
   adapters: [adapter],

@@ -2,7 +2,8 @@
  * Core's own tests keep this private adapter (and `deferred` below) instead of @rt/testing's
  * `createTestAdapter` and `deferred`: @rt/testing depends on @rt/core, and a devDependency back
  * from core makes turbo refuse the graph ("Cyclic dependency detected: @rt/core#build,
- * @rt/testing#build"). Everything outside core uses @rt/testing's. Keep this one minimal.
+ * @rt/testing#build"). Everything outside core uses @rt/testing's. `createTestAdapter` here has
+ * the same shape as @rt/testing's (a subset of it); keep it minimal.
  */
 import type { Adapter, OutboundMessage, PostedMessage, RuntimeHandle } from '../adapter/adapter.js';
 import type { DispatchOptions, DispatchResult } from '../dispatch/dispatch-result.js';
@@ -30,54 +31,118 @@ export function makeEvent(overrides: Partial<RtEvent> = {}): RtEvent {
   };
 }
 
-/** The smallest real adapter: dispatches what a test sends and records replies. */
-export class TestAdapter implements Adapter {
-  readonly name: string;
-  readonly replies: { event: RtEvent; message: OutboundMessage; signal?: AbortSignal }[] = [];
-  readonly shapeModes = new Map<string, DispatchMode>();
-  stopped = 0;
-  started = 0;
-  #runtime: RuntimeHandle | undefined;
+/** What a bot posted through the test adapter (as `@rt/testing`'s `PostedByBot`, plus `signal`). */
+export interface PostedByBot {
+  readonly channel: string;
+  readonly thread: string | undefined;
+  readonly text: string;
+  readonly extra?: Readonly<Record<string, unknown>>;
+  /** The event the bot replied to. */
+  readonly inReplyTo: RtEvent;
+  /** The signal `reply` was called with (core-only: core tests check signal propagation). */
+  readonly signal?: AbortSignal;
+}
 
-  constructor(name = 'test') {
-    this.name = name;
-  }
+/** Options of `createTestAdapter` (the subset of `@rt/testing`'s that core's tests need). */
+export interface TestAdapterOptions {
+  /** Adapter name (becomes `RtEvent.adapter`). Default `test`. */
+  readonly name?: string;
+  /** Tenant used when an event does not name one. Default `T1` (`makeEvent`'s). */
+  readonly tenant?: string;
+  /** Dispatch mode per event shape, as a real adapter would declare (e.g. a modal is sync). */
+  readonly shapeModes?: Readonly<Record<string, DispatchMode>>;
+}
 
-  attach(runtime: RuntimeHandle): void {
-    this.#runtime = runtime;
-  }
+/**
+ * The smallest real adapter: dispatches what a test sends and records replies. The same shape
+ * as `@rt/testing`'s `TestAdapter` (`posted`, `send`, `message`/`mention`/`command`/`action`,
+ * `settled`, `clear`), without its conversation actions, streaming and history (core tests add
+ * those themselves where they test them), plus `runtime`, the handle it was attached to.
+ */
+export interface TestAdapter extends Adapter {
+  /** Every message the bot posted with `ctx.reply`, in order. */
+  readonly posted: readonly PostedByBot[];
+  /** The runtime handle this adapter is attached to (core-only). */
+  readonly runtime: RuntimeHandle | undefined;
+  /** Dispatches `makeEvent(event)`, this adapter's name and tenant filled in unless given. */
+  send(event?: Partial<RtEvent>, options?: DispatchOptions): Promise<DispatchResult>;
+  /** A message in a channel. */
+  message(text: string, event?: Partial<RtEvent>): Promise<DispatchResult>;
+  /** A mention of the bot. */
+  mention(text: string, event?: Partial<RtEvent>): Promise<DispatchResult>;
+  /** A command by name with its text. */
+  command(name: string, text?: string, event?: Partial<RtEvent>): Promise<DispatchResult>;
+  /** An interactive action by id. */
+  action(actionId: string, event?: Partial<RtEvent>): Promise<DispatchResult>;
+  /** Resolves when every delivery accepted so far has reached its terminal outcome. */
+  settled(): Promise<void>;
+  /** Forgets what was posted. */
+  clear(): void;
+}
 
-  dispatchModeFor(event: RtEvent): DispatchMode | undefined {
-    return this.shapeModes.get(event.shape);
-  }
+/** Creates a test adapter. Register it with `createRuntime({ adapters: [adapter] })`. */
+export function createTestAdapter(options: TestAdapterOptions = {}): TestAdapter {
+  const name = options.name ?? 'test';
+  const tenant = options.tenant ?? 'T1';
+  const posted: PostedByBot[] = [];
+  const pending = new Set<Promise<unknown>>();
+  let runtime: RuntimeHandle | undefined;
 
-  async start(): Promise<void> {
-    this.started += 1;
-  }
+  const send = async (event: Partial<RtEvent> = {}, dispatchOptions?: DispatchOptions) => {
+    if (!runtime) throw new Error(`test adapter "${name}" is not registered with a runtime`);
+    const result = await runtime.dispatch(
+      makeEvent({ adapter: name, tenant, ...event }),
+      dispatchOptions,
+    );
+    if (result.status === 'accepted') {
+      const tracked = result.settled.finally(() => pending.delete(tracked));
+      pending.add(tracked);
+    }
+    return result;
+  };
 
-  async stop(): Promise<void> {
-    this.stopped += 1;
-  }
-
-  async reply(
-    event: RtEvent,
-    message: OutboundMessage,
-    options: { readonly signal?: AbortSignal } = {},
-  ): Promise<PostedMessage> {
-    options.signal?.throwIfAborted();
-    this.replies.push({ event, message, ...(options.signal ? { signal: options.signal } : {}) });
-    return { channel: event.channel ?? 'C1', id: `m-${this.replies.length}`, thread: event.thread };
-  }
-
-  /** Dispatches `event` (adapter name filled in) through the runtime this adapter is attached to. */
-  send(event: Partial<RtEvent> = {}, options?: DispatchOptions): Promise<DispatchResult> {
-    if (!this.#runtime) throw new Error('TestAdapter is not attached to a runtime');
-    return this.#runtime.dispatch(makeEvent({ adapter: this.name, ...event }), options);
-  }
-
-  get runtime(): RuntimeHandle | undefined {
-    return this.#runtime;
-  }
+  return {
+    name,
+    posted,
+    get runtime() {
+      return runtime;
+    },
+    attach(handle) {
+      runtime = handle;
+    },
+    dispatchModeFor(event) {
+      return options.shapeModes?.[event.shape];
+    },
+    async reply(
+      event: RtEvent,
+      message: OutboundMessage,
+      replyOptions: { readonly signal?: AbortSignal } = {},
+    ): Promise<PostedMessage> {
+      replyOptions.signal?.throwIfAborted();
+      const channel = event.channel ?? 'C1';
+      posted.push({
+        channel,
+        thread: event.thread,
+        text: message.text,
+        ...(message.extra ? { extra: message.extra } : {}),
+        inReplyTo: event,
+        ...(replyOptions.signal ? { signal: replyOptions.signal } : {}),
+      });
+      return { channel, id: `m-${posted.length}`, thread: event.thread };
+    },
+    send,
+    message: (text, event = {}) => send({ kind: 'message', text, ...event }),
+    mention: (text, event = {}) => send({ kind: 'mention', text, ...event }),
+    command: (command, text = '', event = {}) =>
+      send({ kind: 'command', command, text, shape: 'command', ...event }),
+    action: (actionId, event = {}) => send({ kind: 'action', actionId, shape: 'action', ...event }),
+    async settled() {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
+    clear() {
+      posted.length = 0;
+    },
+  };
 }
 
 /** A promise with its resolve/reject exposed. */

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Lease, State } from '../state/state.js';
 
-/** Which operations should fail, and how. */
+/**
+ * Which operations should fail, and how: checked on every call, after the call is recorded in
+ * `calls`, so a test may set or clear a fault while the runtime holds the State. The operation
+ * names are those of `@rt/testing`'s `stateWith` overrides. Core keeps this shape rather than a
+ * private `stateWith` copy: its tests toggle faults mid-run and assert on the faulted calls in
+ * `calls`, which a wrapper's override would hide from the inner State.
+ */
 export interface Faults {
   markEvent?: () => Error | undefined;
   markEvents?: () => Error | undefined;

@@ -10,10 +10,10 @@ import { createRuntime, type Observation, type Observer, type Runtime, type Stat
 import { createMemoryState } from '@rt/state-memory';
 import { observationLog } from '@rt/testing';
 import {
+  createSlackSigner,
   type FakeSlackApi,
   type FakeSlackOAuthOptions,
   type SlackTestPayload,
-  signedSlackRequest,
   startFakeSlackApi,
 } from '@rt/testing/slack';
 import type { SlackInstallerOptions } from '../oauth/installer-options.js';
@@ -131,7 +131,7 @@ export async function startInstallBed(options: InstallBedOptions = {}): Promise<
     observations: log.observations,
     origin,
     send: (payload) =>
-      fetch(signedSlackRequest({ secret: SIGNING_SECRET, payload, url: `${origin}/slack/events` })),
+      fetch(createSlackSigner(SIGNING_SECRET).request(payload, { url: `${origin}/slack/events` })),
     observed: (predicate) => log.observed(predicate),
     close: async () => {
       await runtime.shutdown({ graceMs: 0 });

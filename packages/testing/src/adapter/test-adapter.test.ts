@@ -1,6 +1,6 @@
 import { card, createRuntime, isHistoryReader, section } from '@rt/core';
 import { describe, expect, it } from 'vitest';
-import { markOnlyState } from '../test-support/mark-only-state.js';
+import { markOnlyState } from '../support/mark-only-state.js';
 import { createTestAdapter } from './test-adapter.js';
 
 describe('test adapter', () => {

@@ -1,6 +1,6 @@
 import { createRuntime, type Observation } from '@rt/core';
 import { describe, expect, it } from 'vitest';
-import { markOnlyState } from '../test-support/mark-only-state.js';
+import { markOnlyState } from '../support/mark-only-state.js';
 import { createTestAdapter } from './test-adapter.js';
 
 async function* words(...values: string[]): AsyncGenerator<string> {

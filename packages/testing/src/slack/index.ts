@@ -78,11 +78,10 @@ export {
   SLACK_RETRY_DELAYS_MS,
 } from './redelivery.js';
 export {
-  type SignedSlackRequestInput,
-  type SignSlackRequestInput,
+  createSlackSigner,
+  type SlackRequestOptions,
   type SlackSignatureHeaders,
-  signedSlackRequest,
-  signSlackRequest,
+  type SlackSigner,
 } from './sign.js';
 export {
   type DeliveryResult,

@@ -7,65 +7,61 @@ export interface SlackSignatureHeaders {
   readonly 'x-slack-signature': string;
 }
 
-/** Input of `signSlackRequest`. */
-export interface SignSlackRequestInput {
-  /** The signing secret to sign with. */
-  readonly secret: string;
-  /** The exact body that will be sent. */
-  readonly body: string;
-  /** Epoch seconds. Default: now. */
-  readonly timestamp?: number;
-  /** Signature version. Default `v0` (the only one Slack defines; others test refusal). */
-  readonly version?: string;
-}
-
-/**
- * Signs `body` the way Slack does: `x-slack-signature: v0=<hex HMAC-SHA256 of
- * "v0:{timestamp}:{body}">` and `x-slack-request-timestamp: {timestamp}`.
- */
-export function signSlackRequest(input: SignSlackRequestInput): SlackSignatureHeaders {
-  const timestamp = String(input.timestamp ?? Math.floor(Date.now() / 1000));
-  const version = input.version ?? 'v0';
-  const digest = createHmac('sha256', input.secret)
-    .update(`${version}:${timestamp}:${input.body}`, 'utf8')
-    .digest('hex');
-  return {
-    'x-slack-request-timestamp': timestamp,
-    'x-slack-signature': `${version}=${digest}`,
-  };
-}
-
-/** Input of `signedSlackRequest`. */
-export interface SignedSlackRequestInput {
-  /** The signing secret; `undefined` sends the request unsigned. */
-  readonly secret: string | undefined;
-  /** A payload from one of the builders. */
-  readonly payload: SlackTestPayload;
+/** Options of `SlackSigner.request` (as `DiscordRequestOptions`). */
+export interface SlackRequestOptions {
   /** Default `http://127.0.0.1/slack/events`. */
   readonly url?: string;
   /** Epoch seconds of the signature. Default: now. */
   readonly timestamp?: number;
   /** Extra headers (`x-slack-retry-num`, ...); they override the signature headers. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Send without any signature headers. */
+  readonly unsigned?: boolean;
 }
 
-/** A `Request` as Slack would send it: POST, the payload's content type, signed with `secret`. */
-export function signedSlackRequest(input: SignedSlackRequestInput): Request {
-  const headers: Record<string, string> = { 'content-type': input.payload.contentType };
-  if (input.secret !== undefined) {
-    Object.assign(
-      headers,
-      signSlackRequest({
-        secret: input.secret,
-        body: input.payload.body,
-        ...(input.timestamp !== undefined ? { timestamp: input.timestamp } : {}),
-      }),
-    );
+/** A signing secret that signs requests the way Slack does (the shape of `DiscordSigner`). */
+export interface SlackSigner {
+  /** The signing secret: the adapter's `signingSecret`. */
+  readonly secret: string;
+  /**
+   * Signs `body`: `x-slack-signature: v0=<hex HMAC-SHA256 of "v0:{timestamp}:{body}">` and
+   * `x-slack-request-timestamp: {timestamp}` (epoch seconds, default now). `version` (default
+   * `v0`, the only one Slack defines) exists to test refusal of others.
+   */
+  sign(body: string, timestamp?: number, version?: string): SlackSignatureHeaders;
+  /** A `Request` as Slack sends it: POST, the payload's content type, signed. */
+  request(payload: SlackTestPayload, options?: SlackRequestOptions): Request;
+}
+
+/**
+ * Creates a signer for `secret` (a non-empty string, else `TypeError`). Two signers with
+ * different secrets are each other's "wrong secret" in verification tests.
+ */
+export function createSlackSigner(secret: string): SlackSigner {
+  if (typeof secret !== 'string' || secret.length === 0) {
+    throw new TypeError('createSlackSigner: secret must be a non-empty string');
   }
-  Object.assign(headers, input.headers);
-  return new Request(input.url ?? 'http://127.0.0.1/slack/events', {
-    method: 'POST',
-    headers,
-    body: input.payload.body,
-  });
+  const sign = (body: string, timestamp?: number, version = 'v0'): SlackSignatureHeaders => {
+    const ts = String(timestamp ?? Math.floor(Date.now() / 1000));
+    const digest = createHmac('sha256', secret)
+      .update(`${version}:${ts}:${body}`, 'utf8')
+      .digest('hex');
+    return { 'x-slack-request-timestamp': ts, 'x-slack-signature': `${version}=${digest}` };
+  };
+  return {
+    secret,
+    sign,
+    request(payload, options = {}) {
+      const headers: Record<string, string> = {
+        'content-type': payload.contentType,
+        ...(options.unsigned === true ? {} : sign(payload.body, options.timestamp)),
+        ...options.headers,
+      };
+      return new Request(options.url ?? 'http://127.0.0.1/slack/events', {
+        method: 'POST',
+        headers,
+        body: payload.body,
+      });
+    },
+  };
 }

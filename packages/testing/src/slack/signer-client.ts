@@ -1,5 +1,5 @@
 import type { SlackTestPayload } from './payload.js';
-import { signSlackRequest } from './sign.js';
+import { createSlackSigner } from './sign.js';
 
 /** Slack waits this long for an acknowledgement, then counts the delivery as failed. */
 export const SLACK_ACK_TIMEOUT_MS = 3000;
@@ -56,7 +56,7 @@ export class SignerClient {
         method: 'POST',
         headers: {
           'content-type': payload.contentType,
-          ...signSlackRequest({ secret: this.#secret, body: payload.body }),
+          ...createSlackSigner(this.#secret).sign(payload.body),
           ...retry,
         },
         body: payload.body,

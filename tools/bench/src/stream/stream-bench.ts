@@ -14,7 +14,7 @@ import {
   DISCORD_TEST_IDS,
   startFakeDiscordRest,
 } from '@rt/testing/discord';
-import { buildAppMentionEvent, signedSlackRequest, startFakeSlackApi } from '@rt/testing/slack';
+import { buildAppMentionEvent, createSlackSigner, startFakeSlackApi } from '@rt/testing/slack';
 import type { BenchRunOptions, BenchSection } from '../report/section.js';
 import { formatCount, formatFixed, formatKiB, median } from '../report/stats.js';
 
@@ -88,7 +88,7 @@ function slackPath(native: boolean): StreamPath {
         runtime,
         async send() {
           const payload = buildAppMentionEvent({ text: '<@U0BOT> tell me' });
-          await (await adapter.handler(signedSlackRequest({ secret: SECRET, payload }))).text();
+          await (await adapter.handler(createSlackSigner(SECRET).request(payload))).text();
         },
         callsPerReply() {
           // The first call of a reply names the thread; later ones the reply's own ts.

@@ -15,9 +15,9 @@ import {
 } from '@rt/testing/discord';
 import {
   buildMessageEvent,
+  createSlackSigner,
   type FakeSlackApi,
   SLACK_TEST_IDS,
-  signSlackRequest,
   startFakeSlackApi,
 } from '@rt/testing/slack';
 
@@ -104,7 +104,7 @@ async function exercisesSlack(port: number, fake: FakeSlackApi): Promise<void> {
   const before = fake.calls.length;
   const answer = await post(port, ['/slack/events', '/'], payload.body, () => ({
     'content-type': payload.contentType,
-    ...signSlackRequest({ secret: RUN_CREDENTIALS.SLACK_SIGNING_SECRET, body: payload.body }),
+    ...createSlackSigner(RUN_CREDENTIALS.SLACK_SIGNING_SECRET).sign(payload.body),
   }));
   if (answer.status < 200 || answer.status > 299) {
     throw new Error(`answered a signed Slack event on ${answer.path} with ${answer.status}`);

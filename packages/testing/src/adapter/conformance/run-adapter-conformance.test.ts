@@ -5,7 +5,7 @@
  */
 import { createRuntime } from '@rt/core';
 import { describe, expect, it } from 'vitest';
-import { markOnlyState } from '../../test-support/mark-only-state.js';
+import { markOnlyState } from '../../support/mark-only-state.js';
 import {
   REFERENCE_BODY_LIMIT_BYTES,
   ReferenceAdapter,
@@ -13,7 +13,7 @@ import {
   type ReferenceFlaw,
   type ReferencePayload,
   referenceSigner,
-} from '../../test-support/reference-adapter.js';
+} from '../../support/reference-adapter.js';
 import { defineConvergenceTests } from './conformance-convergence.js';
 import type {
   AdapterConformanceOptions,

@@ -2,9 +2,10 @@
  * A small HTTP adapter shaped like Discord's interactions endpoint (Ed25519 signatures over
  * timestamp + body, JSON bodies, JSON callbacks, a busy follow-up after the ack), written only to
  * test the adapter conformance suite: it passes the suite, and each `ReferenceFlaw` breaks one
- * rule the suite must catch.
+ * rule the suite must catch. Private to this package's tests: not exported, and kept out of `dist`
+ * by `tsconfig.build.json`.
  */
-import { generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
+import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import {
   type Adapter,
   type DispatchResult,
@@ -13,6 +14,7 @@ import {
   type RtEvent,
 } from '@rt/core';
 import { type RuntimeHandle, readBodyUpTo } from '@rt/core/adapter';
+import { createDiscordSigner } from '../discord/sign.js';
 
 /** One rule the reference adapter can be told to break. */
 export type ReferenceFlaw =
@@ -52,26 +54,25 @@ const json = (body: unknown) =>
   new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
 const status = (code: number) => new Response(null, { status: code });
 
-/** A key pair and a signer, as the platform holds them. */
+/** The DER prefix of an Ed25519 SPKI public key: the raw 32-byte key follows it. */
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/**
+ * The signer of the reference platform: `createDiscordSigner()` (the same Ed25519 scheme), with
+ * `request(body, 'valid' | 'invalid' | 'missing')` signing with its key, with another key, or not
+ * at all.
+ */
 export function referenceSigner(): {
-  publicKey: KeyObject;
+  publicKey: string;
   request(body: string, signature: 'valid' | 'invalid' | 'missing'): Request;
 } {
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const other = generateKeyPairSync('ed25519').privateKey;
+  const signer = createDiscordSigner();
+  const other = createDiscordSigner();
   return {
-    publicKey,
+    publicKey: signer.publicKey,
     request(body, signature) {
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (signature !== 'missing') {
-        const key = signature === 'valid' ? privateKey : other;
-        headers['x-signature-ed25519'] = sign(null, Buffer.from(timestamp + body), key).toString(
-          'hex',
-        );
-        headers['x-signature-timestamp'] = timestamp;
-      }
-      return new Request('http://127.0.0.1/interactions', { method: 'POST', headers, body });
+      if (signature === 'missing') return signer.request(body, { unsigned: true });
+      return (signature === 'valid' ? signer : other).request(body);
     },
   };
 }
@@ -88,12 +89,17 @@ export class ReferenceAdapter implements Adapter {
   #requestsSeen = 0;
 
   constructor(options: {
-    publicKey: KeyObject;
+    /** The raw Ed25519 public key as 64 hex characters (`referenceSigner().publicKey`). */
+    publicKey: string;
     busyText: string;
     unavailableText: string;
     flaws?: readonly ReferenceFlaw[];
   }) {
-    this.#publicKey = options.publicKey;
+    this.#publicKey = createPublicKey({
+      key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(options.publicKey, 'hex')]),
+      format: 'der',
+      type: 'spki',
+    });
     this.#texts = { busy: options.busyText, unavailable: options.unavailableText };
     this.#flaws = new Set(options.flaws ?? []);
   }

@@ -3,7 +3,8 @@ import type { State } from '@rt/core';
 /**
  * Dedupe marks without expiry and locks that are always granted: enough for this package's own
  * tests, whose deliveries never share a conversation. (@rt/state-memory cannot be used here: it
- * depends on this package for its conformance suite, and turbo refuses the cycle.)
+ * depends on this package for its conformance suite, and turbo refuses the cycle.) Private to
+ * this package's tests: not exported, and kept out of `dist` by `tsconfig.build.json`.
  */
 export function markOnlyState(): State {
   const marks = new Set<string>();
