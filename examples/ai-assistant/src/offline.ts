@@ -20,9 +20,9 @@ import {
 import {
   buildAppMentionEvent,
   buildMessageEvent,
+  createSlackSigner,
   SLACK_TEST_IDS,
   type SlackTestPayload,
-  signSlackRequest,
   startFakeSlackApi,
 } from '@rt/testing/slack';
 import { createBot } from './bot.js';
@@ -107,7 +107,7 @@ export async function runOffline(options: OfflineOptions = {}): Promise<OfflineT
         method: 'POST',
         headers: {
           'content-type': payload.contentType,
-          ...signSlackRequest({ secret: SLACK_SECRET, body: payload.body }),
+          ...createSlackSigner(SLACK_SECRET).sign(payload.body),
         },
         body: payload.body,
       });

@@ -14,8 +14,8 @@ import {
 } from '@rt/testing/discord';
 import {
   buildAppMentionEvent,
+  createSlackSigner,
   type FakeSlackApi,
-  signSlackRequest,
   startFakeSlackApi,
 } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,7 +67,7 @@ describe('pnpm start, SIGTERM mid-stream', () => {
       method: 'POST',
       headers: {
         'content-type': mention.contentType,
-        ...signSlackRequest({ secret: SECRET, body: mention.body }),
+        ...createSlackSigner(SECRET).sign(mention.body),
       },
       body: mention.body,
     });
