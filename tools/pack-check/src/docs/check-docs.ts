@@ -9,7 +9,7 @@ import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 import { assembleBlocks, type BlockProblem, problemsOf } from './assemble.js';
 import { type DocBlock, extractBlocks } from './extract.js';
-import { platformsOf, runQuickStart } from './run-block.js';
+import { discordCommandOf, platformsOf, runQuickStart } from './run-block.js';
 import { documentedFiles } from './sources.js';
 
 /**
@@ -134,6 +134,7 @@ export async function checkDocs(options: DocsCheckOptions): Promise<DocsReport> 
         options.project,
         join('dist', file.path.replace(/\.ts$/, '.js')),
         platformsOf(file.block.code),
+        discordCommandOf(file.block.code),
       );
     } catch (error) {
       problems.push({ where, message: `ts run: ${(error as Error).message}` });

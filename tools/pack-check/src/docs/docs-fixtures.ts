@@ -28,15 +28,19 @@ export const REPOSITORY_TEMPLATES = fileURLToPath(new URL('../../snippets/', imp
  * What the docs consumer project installs beside the tarballs: the current `@types/node` (pinned
  * to the registry's latest by the caller), and the libraries the documents tell a reader to
  * install with rt, each at its latest (so a peer range that no longer admits the latest fails the
- * install): ioredis, OpenTelemetry's API, SDK and Prometheus exporter, and vitest (the test kit's
- * examples). A document that imports another library needs it added here.
+ * install): ioredis, OpenTelemetry's API, SDK and Prometheus exporter, the AI SDK (`ai`, `@ai-sdk/openai`: the streaming guide), vitest (the test kit's
+ * examples) and `@slack/socket-mode` (the test kit's fake Socket Mode example, whose install line
+ * names it). A document that imports another library needs it added here.
  */
 export const DOCS_LIBRARIES = [
   'ioredis',
+  'ai',
+  '@ai-sdk/openai',
   '@opentelemetry/api',
   '@opentelemetry/context-async-hooks',
   '@opentelemetry/exporter-prometheus',
   '@opentelemetry/sdk-metrics',
   '@opentelemetry/sdk-trace',
+  '@slack/socket-mode',
   'vitest',
 ] as const;

@@ -35,6 +35,15 @@ export function platformsOf(code: string): Platforms {
   };
 }
 
+/**
+ * The slash command a Discord quick start is sent: the first `onCommand('name', ...)` of `code`,
+ * so the signed interaction reaches one of its handlers (an unrouted command is answered in the
+ * HTTP response itself and never calls the API), else `ping`.
+ */
+export function discordCommandOf(code: string): string {
+  return /\bonCommand\(\s*['"]([^'"]+)['"]/.exec(code)?.[1] ?? 'ping';
+}
+
 /** The credentials the checker hands a run block (test values, never real ones). */
 export const RUN_CREDENTIALS = Object.freeze({
   SLACK_SIGNING_SECRET: 'pack-check-signing-secret',
@@ -116,8 +125,9 @@ async function exercisesDiscord(
   port: number,
   fake: FakeDiscordRest,
   signer: ReturnType<typeof createDiscordSigner>,
+  command: string,
 ): Promise<void> {
-  const interaction = buildChatInputCommand({ name: 'ping' });
+  const interaction = buildChatInputCommand({ name: command });
   fake.knowInteraction(interaction as { token: string; channel_id?: unknown });
   const body = JSON.stringify(interaction);
   const before = fake.calls.length;
@@ -126,7 +136,9 @@ async function exercisesDiscord(
     ...signer.sign(body),
   }));
   if (answer.status < 200 || answer.status > 299) {
-    throw new Error(`answered a signed Discord /ping on ${answer.path} with ${answer.status}`);
+    throw new Error(
+      `answered a signed Discord /${command} on ${answer.path} with ${answer.status}`,
+    );
   }
   await waitForCall(() => fake.calls.length > before, 'the fake Discord REST API');
 }
@@ -156,13 +168,15 @@ function exitWithin(child: ChildProcess, ms: number): Promise<number | string | 
 }
 
 /**
- * Runs `script` (compiled JavaScript in `cwd`) as a quick start. Resolves when it behaved;
- * rejects with what went wrong and the tail of its output.
+ * Runs `script` (compiled JavaScript in `cwd`) as a quick start; a Discord one is sent the slash
+ * command `discordCommand` (see `discordCommandOf`). Resolves when it behaved; rejects with what
+ * went wrong and the tail of its output.
  */
 export async function runQuickStart(
   cwd: string,
   script: string,
   platforms: Platforms,
+  discordCommand = 'ping',
 ): Promise<void> {
   const slack = platforms.slack ? await startFakeSlackApi() : undefined;
   const discord = platforms.discord
@@ -189,7 +203,7 @@ export async function runQuickStart(
   try {
     await waitUntilListening(child, port);
     if (slack !== undefined) await exercisesSlack(port, slack);
-    if (discord !== undefined) await exercisesDiscord(port, discord, signer);
+    if (discord !== undefined) await exercisesDiscord(port, discord, signer, discordCommand);
     if (slack === undefined && discord === undefined) {
       throw new Error('imports neither @rt/adapter-slack nor @rt/adapter-discord: nothing to send');
     }
