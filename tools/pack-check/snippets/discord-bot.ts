@@ -19,4 +19,4 @@ const handleAsk: Handler = async (ctx) => {
 
 /* fragment */
 
-export { discord, runtime };
+export { discord, handleAsk, runtime };

@@ -16,4 +16,4 @@ const usage = {
 
 /* fragment */
 
-export { runtime };
+export { runtime, usage };

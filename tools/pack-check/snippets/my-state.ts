@@ -11,3 +11,5 @@ function createMyState(): State {
 }
 
 /* fragment */
+
+export { createMyState };

@@ -12,3 +12,5 @@ const botToken = process.env.SLACK_BOT_TOKEN ?? 'xoxb-token';
 const model = openai('gpt-4o-mini');
 
 /* fragment */
+
+export { botToken, model, signingSecret, streamText };
