@@ -5,6 +5,7 @@
  * SIGTERM.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 import {
   buildChatInputCommand,
@@ -108,8 +109,29 @@ async function post(
   return last;
 }
 
+/**
+ * Ids for one run's signed request, unique across runs: a block on a persistent State (a shared
+ * Redis) dedupes a delivery it saw in an earlier run, so a fixed id would be answered without a
+ * handler (and without the API call) from the second run on.
+ */
+function uniqueIds(): { slackEventId: string; slackTs: string; discordId: string } {
+  const now = Date.now();
+  const micros = String(randomInt(1_000_000)).padStart(6, '0');
+  return {
+    slackEventId: `EvPACK${now.toString(36).toUpperCase()}${micros}`,
+    slackTs: `${Math.floor(now / 1000)}.${micros}`,
+    // A snowflake of now (ms since Discord's epoch, shifted), plus a random low part.
+    discordId: String(((BigInt(now) - 1_420_070_400_000n) << 22n) + BigInt(randomInt(4_194_304))),
+  };
+}
+
 async function exercisesSlack(port: number, fake: FakeSlackApi): Promise<void> {
-  const payload = buildMessageEvent({ text: `<@${SLACK_TEST_IDS.botUserId}> ping` });
+  const ids = uniqueIds();
+  const payload = buildMessageEvent({
+    text: `<@${SLACK_TEST_IDS.botUserId}> ping`,
+    eventId: ids.slackEventId,
+    ts: ids.slackTs,
+  });
   const before = fake.calls.length;
   const answer = await post(port, ['/slack/events', '/'], payload.body, () => ({
     'content-type': payload.contentType,
@@ -127,7 +149,7 @@ async function exercisesDiscord(
   signer: ReturnType<typeof createDiscordSigner>,
   command: string,
 ): Promise<void> {
-  const interaction = buildChatInputCommand({ name: command });
+  const interaction = buildChatInputCommand({ name: command, id: uniqueIds().discordId });
   fake.knowInteraction(interaction as { token: string; channel_id?: unknown });
   const body = JSON.stringify(interaction);
   const before = fake.calls.length;
