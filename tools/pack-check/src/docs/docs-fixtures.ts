@@ -1,15 +1,14 @@
 /**
- * Which documents the pack check's docs test checks. On this branch the real READMEs predate the
- * snippet convention, so the test checks committed fixtures that exercise every marker kind (and
- * one of each failure); `pnpm --filter @rt/pack-check check-docs` checks the real documents and
- * prints every failing block. Once the documents follow the convention, set
- * `CHECK_REPOSITORY_DOCS` to `true` and the test checks them too.
+ * Which documents the pack check's docs test checks: committed fixtures that exercise every
+ * marker kind (and one of each failure), and, with `CHECK_REPOSITORY_DOCS`, the repository's own
+ * documents (which follow the snippet convention); `pnpm --filter @rt/pack-check check-docs`
+ * checks the real documents and prints every failing block.
  */
 import { fileURLToPath } from 'node:url';
 import { WORKSPACE_ROOT } from '../workspace.js';
 
 /** Whether the docs test also checks the repository's own documents. */
-export const CHECK_REPOSITORY_DOCS = false;
+export const CHECK_REPOSITORY_DOCS = true;
 
 /** The fixture tree whose every block is correct. */
 export const GOOD_DOCS = fileURLToPath(new URL('../../fixture/docs/good/', import.meta.url));
