@@ -39,6 +39,19 @@ describe('registerCommands', () => {
     expect(fake.callsTo('PUT /applications/:application/commands')).toHaveLength(1);
   });
 
+  it('takes an undefined guildId, dryRun and signal as unset: global, written, no signal', async () => {
+    const guildId: string | undefined = undefined;
+    const result = await registerCommands(rest, {
+      applicationId: APP,
+      commands: [ASK],
+      guildId,
+      dryRun: undefined,
+      signal: undefined,
+    });
+    expect(result).toMatchObject({ written: true, added: ['1:ask'] });
+    expect(fake.callsTo('PUT /applications/:application/commands')).toHaveLength(1);
+  });
+
   it('reports a dry-run diff (added, changed, removed) and writes nothing', async () => {
     await registerCommands(rest, { applicationId: APP, guildId: GUILD, commands: [ASK, FEEDBACK] });
     const changedAsk = { ...ASK, description: 'Ask anything' };

@@ -5,17 +5,17 @@ import { type CommandDiff, type DiscordCommandDefinition, diffCommands } from '.
 export interface RegisterCommandsOptions {
   /** The application (client) id. */
   readonly applicationId: string;
-  /** Register in this guild (appears at once) instead of globally. */
-  readonly guildId?: string;
+  /** Register in this guild (appears at once) instead of globally; unset or undefined: global. */
+  readonly guildId?: string | undefined;
   /**
    * The commands, the same definitions the routes are registered from (`onCommand(name, ...)`).
    * The whole list replaces what is registered: commands not in it are deleted.
    */
   readonly commands: readonly DiscordCommandDefinition[];
-  /** Compute and return the diff without writing anything. Default false. */
-  readonly dryRun?: boolean;
-  /** Aborts the REST calls. */
-  readonly signal?: AbortSignal;
+  /** Compute and return the diff without writing anything. Default (unset or undefined) false. */
+  readonly dryRun?: boolean | undefined;
+  /** Aborts the REST calls; unset or undefined: none. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** What `registerCommands` found and did. */

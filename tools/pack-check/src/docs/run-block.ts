@@ -5,6 +5,7 @@
  * SIGTERM.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 import {
   buildChatInputCommand,
@@ -33,6 +34,15 @@ export function platformsOf(code: string): Platforms {
     slack: /from\s+['"]@rt\/adapter-slack['"]/.test(code),
     discord: /from\s+['"]@rt\/adapter-discord['"]/.test(code),
   };
+}
+
+/**
+ * The slash command a Discord quick start is sent: the first `onCommand('name', ...)` of `code`,
+ * so the signed interaction reaches one of its handlers (an unrouted command is answered in the
+ * HTTP response itself and never calls the API), else `ping`.
+ */
+export function discordCommandOf(code: string): string {
+  return /\bonCommand\(\s*['"]([^'"]+)['"]/.exec(code)?.[1] ?? 'ping';
 }
 
 /** The credentials the checker hands a run block (test values, never real ones). */
@@ -99,8 +109,29 @@ async function post(
   return last;
 }
 
+/**
+ * Ids for one run's signed request, unique across runs: a block on a persistent State (a shared
+ * Redis) dedupes a delivery it saw in an earlier run, so a fixed id would be answered without a
+ * handler (and without the API call) from the second run on.
+ */
+function uniqueIds(): { slackEventId: string; slackTs: string; discordId: string } {
+  const now = Date.now();
+  const micros = String(randomInt(1_000_000)).padStart(6, '0');
+  return {
+    slackEventId: `EvPACK${now.toString(36).toUpperCase()}${micros}`,
+    slackTs: `${Math.floor(now / 1000)}.${micros}`,
+    // A snowflake of now (ms since Discord's epoch, shifted), plus a random low part.
+    discordId: String(((BigInt(now) - 1_420_070_400_000n) << 22n) + BigInt(randomInt(4_194_304))),
+  };
+}
+
 async function exercisesSlack(port: number, fake: FakeSlackApi): Promise<void> {
-  const payload = buildMessageEvent({ text: `<@${SLACK_TEST_IDS.botUserId}> ping` });
+  const ids = uniqueIds();
+  const payload = buildMessageEvent({
+    text: `<@${SLACK_TEST_IDS.botUserId}> ping`,
+    eventId: ids.slackEventId,
+    ts: ids.slackTs,
+  });
   const before = fake.calls.length;
   const answer = await post(port, ['/slack/events', '/'], payload.body, () => ({
     'content-type': payload.contentType,
@@ -116,8 +147,9 @@ async function exercisesDiscord(
   port: number,
   fake: FakeDiscordRest,
   signer: ReturnType<typeof createDiscordSigner>,
+  command: string,
 ): Promise<void> {
-  const interaction = buildChatInputCommand({ name: 'ping' });
+  const interaction = buildChatInputCommand({ name: command, id: uniqueIds().discordId });
   fake.knowInteraction(interaction as { token: string; channel_id?: unknown });
   const body = JSON.stringify(interaction);
   const before = fake.calls.length;
@@ -126,7 +158,9 @@ async function exercisesDiscord(
     ...signer.sign(body),
   }));
   if (answer.status < 200 || answer.status > 299) {
-    throw new Error(`answered a signed Discord /ping on ${answer.path} with ${answer.status}`);
+    throw new Error(
+      `answered a signed Discord /${command} on ${answer.path} with ${answer.status}`,
+    );
   }
   await waitForCall(() => fake.calls.length > before, 'the fake Discord REST API');
 }
@@ -156,13 +190,15 @@ function exitWithin(child: ChildProcess, ms: number): Promise<number | string | 
 }
 
 /**
- * Runs `script` (compiled JavaScript in `cwd`) as a quick start. Resolves when it behaved;
- * rejects with what went wrong and the tail of its output.
+ * Runs `script` (compiled JavaScript in `cwd`) as a quick start; a Discord one is sent the slash
+ * command `discordCommand` (see `discordCommandOf`). Resolves when it behaved; rejects with what
+ * went wrong and the tail of its output.
  */
 export async function runQuickStart(
   cwd: string,
   script: string,
   platforms: Platforms,
+  discordCommand = 'ping',
 ): Promise<void> {
   const slack = platforms.slack ? await startFakeSlackApi() : undefined;
   const discord = platforms.discord
@@ -189,7 +225,7 @@ export async function runQuickStart(
   try {
     await waitUntilListening(child, port);
     if (slack !== undefined) await exercisesSlack(port, slack);
-    if (discord !== undefined) await exercisesDiscord(port, discord, signer);
+    if (discord !== undefined) await exercisesDiscord(port, discord, signer, discordCommand);
     if (slack === undefined && discord === undefined) {
       throw new Error('imports neither @rt/adapter-slack nor @rt/adapter-discord: nothing to send');
     }
