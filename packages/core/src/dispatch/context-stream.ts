@@ -5,21 +5,19 @@ import { StreamUnsupportedError } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 
 /**
- * `ctx.stream` of one handler run: the adapter's `streamReply` for `event`, bound to the run's
- * signal (read only when the stream starts) unless `options.signal` is given. Rejects with
- * `StreamUnsupportedError` when the adapter cannot stream, without reading the source. Never
- * throws synchronously: whatever goes wrong is a rejection.
+ * `ctx.stream` of one handler run: the adapter's `streamReply` for `event`, bound to `runSignal`
+ * unless `options.signal` is given. Rejects with `StreamUnsupportedError` when the adapter cannot
+ * stream, without reading the source. Never throws synchronously: whatever goes wrong is a
+ * rejection. A plain function (not a closure built per delivery): the handler context calls it
+ * only when a handler streams.
  */
-export function contextStream(
+export async function streamFromContext(
   adapter: Adapter,
   event: RtEvent,
-  runSignal: () => AbortSignal,
-): (source: TextSource, options?: StreamReplyOptions) => Promise<PostedMessage> {
-  return async (source, options) => {
-    if (!isStreamReplier(adapter)) throw new StreamUnsupportedError(adapter.name);
-    return adapter.streamReply(event, source, {
-      ...options,
-      signal: options?.signal ?? runSignal(),
-    });
-  };
+  runSignal: AbortSignal,
+  source: TextSource,
+  options?: StreamReplyOptions,
+): Promise<PostedMessage> {
+  if (!isStreamReplier(adapter)) throw new StreamUnsupportedError(adapter.name);
+  return adapter.streamReply(event, source, { ...options, signal: options?.signal ?? runSignal });
 }

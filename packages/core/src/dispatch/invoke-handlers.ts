@@ -12,7 +12,7 @@ import type { HandlerCaller } from '../observe/handler-instrumentation.js';
 import type { HandledResult, Outcome } from '../outcomes/outcome.js';
 import type { HandlerContext } from '../routing/handler.js';
 import { Cancellation, type CancelSource } from '../util/cancellation.js';
-import { contextStream } from './context-stream.js';
+import { streamFromContext } from './context-stream.js';
 import type { Delivery } from './delivery.js';
 
 /** What a strategy adds to the handler context. */
@@ -113,7 +113,6 @@ class RunContext implements HandlerContext {
   readonly batch: readonly RtEvent[];
   readonly adapter: Adapter;
   readonly reply: HandlerContext['reply'];
-  readonly stream: HandlerContext['stream'];
   readonly #cancellation: Cancellation;
   readonly #threads: ThreadHost | undefined;
   #thread: ThreadContext | undefined;
@@ -148,7 +147,6 @@ class RunContext implements HandlerContext {
         () => legacyReply(adapter, event, message, signal),
       );
     };
-    this.stream = contextStream(adapter, event, () => cancellation.signal);
   }
 
   get signal(): AbortSignal {
@@ -167,6 +165,15 @@ class RunContext implements HandlerContext {
       });
     }
     return this.#thread;
+  }
+
+  stream(
+    source: Parameters<HandlerContext['stream']>[0],
+    options?: Parameters<HandlerContext['stream']>[1],
+  ): Promise<PostedMessage> {
+    // The run's signal is read only when the caller gives none (building it costs an AbortSignal).
+    const signal = options?.signal ?? this.#cancellation.signal;
+    return streamFromContext(this.adapter, this.event, signal, source, options);
   }
 
   #signal(options: Signalled): AbortSignal {
