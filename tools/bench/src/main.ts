@@ -84,6 +84,14 @@ for (const name of args.names) {
   for (const table of section.tables) console.log(`${plainTable(table)}\n`);
   for (const line of targetLines(section.targets)) console.log(line.replaceAll('**', ''));
 }
+const missed = sections.flatMap((section) =>
+  section.targets
+    .filter((target) => !target.met)
+    .map((target) => `${section.name}: ${target.target}`),
+);
+const total = sections.reduce((sum, section) => sum + section.targets.length, 0);
+console.log(`\n== every target: ${total - missed.length} met, ${missed.length} missed`);
+for (const line of missed) console.log(`missed: ${line}`);
 console.log(
   `\n${machine}, ${date}${args.smoke ? ' (smoke: sizes too small to mean anything)' : ''}`,
 );
@@ -91,6 +99,6 @@ if (args.json !== undefined)
   writeFileSync(args.json, JSON.stringify({ machine, date, sections }, null, 2));
 if (args.doc) {
   const path = fileURLToPath(new URL('../../../docs/benchmarks.md', import.meta.url));
-  writeDoc(path, sections, machine, date);
+  writeDoc(path, Object.keys(BENCHES), sections, machine, date);
   console.log(`wrote ${path}`);
 }
