@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { STREAM_INTERRUPTED_MARKER } from './bot/handlers.js';
 import { EXIT_CODES, main } from './run-demo.js';
 
 function sink(onWrite?: (text: string) => void): {
@@ -51,7 +52,7 @@ describe('the demo', () => {
     const failed = report?.invariants.filter((i) => !i.passed).map((i) => `${i.name}: ${i.detail}`);
     expect(failed, JSON.stringify(failed)).toEqual([]);
     expect(exitCode).toBe(0);
-    expect(report?.invariants).toHaveLength(15);
+    expect(report?.invariants).toHaveLength(16);
     expect(report?.stoppedEarly).toBeUndefined();
     const r = report!;
     // Counts add up: every event was sent and handled once; the bound really was hit.
@@ -90,7 +91,10 @@ describe('the demo', () => {
     const h = r.discord.handled;
     expect(r.discord.accepted).toBe(h.messages + h.commands + h.clicks + 3);
     expect(r.discord.outcomes.completed).toBe(r.discord.accepted);
-    expect(out.text()).toMatch(/RESULT: all 15 invariants passed\n$/);
+    // Every mention was streamed and shown whole (nothing stopped the handlers of this run).
+    expect(r.outcomes.shutdown ?? 0).toBe(0);
+    expect(out.text()).toMatch(/\n {2}streams {3}.*Slack slack-update completed \d+/);
+    expect(out.text()).toMatch(/RESULT: all 16 invariants passed\n$/);
   });
 
   it('floods over Socket Mode with a deploy mid-flood and proves its invariants', async () => {
@@ -138,7 +142,37 @@ describe('the demo', () => {
     expect(a.refusedAtShutdown.size).toBeGreaterThanOrEqual(3);
     expect(a.refusedCommandsAtShutdown).toBe(2);
     expect(out.text()).toContain('deploy: B connected; A shutting down mid-flood');
-    expect(out.text()).toMatch(/RESULT: all 9 invariants passed\n$/);
+    expect(out.text()).toMatch(/RESULT: all 10 invariants passed\n$/);
+  });
+
+  it('over Socket Mode the deploy interrupts streams: each ends with the marker, none half-written', async () => {
+    const out = sink();
+    const { exitCode, socketReport } = await main(
+      ['--transport', 'socket-mode', '--events', '20', '--commands', '2', '--clicks', '2'].concat([
+        '--max-detached',
+        '10',
+        '--handler-ms',
+        '1500',
+        '--time-scale',
+        '60',
+        '--duration',
+        '4',
+      ]),
+      { stdout: out },
+    );
+    const failed = socketReport?.invariants
+      .filter((i) => !i.passed)
+      .map((i) => `${i.name}: ${i.detail}`);
+    expect(failed, JSON.stringify(failed)).toEqual([]);
+    expect(exitCode).toBe(EXIT_CODES.passed);
+    const run = socketReport!.run;
+    const a = run.bots[0]!;
+    // A's grace (750 ms) is shorter than the handlers it runs at the deploy: some are stopped.
+    expect(a.runtime.stats().outcomes.shutdown ?? 0).toBeGreaterThan(0);
+    expect(a.tally.interruptedCount('event')).toBeGreaterThan(0);
+    const marked = run.streamed.filter((reply) => reply.text.endsWith(STREAM_INTERRUPTED_MARKER));
+    expect(marked.length).toBe(a.tally.interruptedCount('event'));
+    expect(out.text()).toMatch(/\n {2}streams {3}.*interrupted [1-9]/);
   });
 
   it('exits 3 and proves nothing when stopped before sending anything', async () => {

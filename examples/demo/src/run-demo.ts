@@ -3,6 +3,7 @@ import { DEFAULT_DISCORD_ADAPTER_OPTIONS } from '@rt/adapter-discord';
 import { DEFAULT_SLACK_ADAPTER_OPTIONS } from '@rt/adapter-slack';
 import { SignerClient } from '@rt/testing/slack';
 import { startBot } from './bot/create-bot.js';
+import { STREAM_MARKERS } from './bot/handlers.js';
 import type { DemoConfig } from './config/demo-config.js';
 import { HELP_TEXT, parseFlags } from './config/flags.js';
 import { type DemoTimings, validateConfig } from './config/limits.js';
@@ -17,6 +18,12 @@ import { SimulatedWebApi } from './simulator/web-api.js';
 import { runSocketModeDemo, type SocketDemoReport } from './socket-mode/socket-run.js';
 import { checkInvariants, type Invariant } from './summary/invariants.js';
 import { renderedPayloadsAccepted } from './summary/payload-checks.js';
+import { countReplyEnds, listCounts, streamedRepliesHonest } from './summary/stream-checks.js';
+import {
+  discordStreamedReplies,
+  observedStreams,
+  slackStreamedReplies,
+} from './summary/stream-replies.js';
 import type { DiscordHandled } from './summary/summary.js';
 import { renderSummary } from './summary/summary.js';
 import { seconds } from './view/format.js';
@@ -201,6 +208,13 @@ export async function runDemo(
     slack: { validated: webApi.validatedPayloads, rejected: [...webApi.rejections] },
     discord: { validated: discord.validatedPayloads, rejected: [...discord.rejections] },
   };
+  const mentions = new Set(discordPlan.filter((i) => i.kind === 'message').map((i) => i.id));
+  const streamed = [
+    ...slackStreamedReplies(ledger, webApi.messages()),
+    ...discordStreamedReplies(discord.messages(), mentions, (text) =>
+      discord.record.isRefusal(text),
+    ),
+  ];
   const gatewayCloses = await discord.closes();
   const identifies = discord.gatewayEvents.filter((e) => e.type === 'identify').length;
   await discord.close();
@@ -229,6 +243,15 @@ export async function runDemo(
       identifies,
       ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
     }),
+    streamedRepliesHonest({
+      replies: streamed,
+      observed: new Map([
+        ...observedStreams('Slack', bot.tally.streamsOf(slackName)),
+        ...observedStreams('Discord', bot.tally.streamsOf(bot.discord?.name ?? 'discord')),
+      ]),
+      modelStops: bot.tally.modelStops,
+      markers: STREAM_MARKERS,
+    }),
     renderedPayloadsAccepted(payloads),
   ];
   const discordReport = {
@@ -252,6 +275,7 @@ export async function runDemo(
       invariants,
       busyText,
       discord: { ...discordReport, counts: final.discord },
+      streams: listCounts(countReplyEnds(streamed, STREAM_MARKERS)),
       ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
     }),
   );

@@ -38,6 +38,19 @@ export class BotTally {
   readonly finished = new Map<string, number>();
   /** `adapter_notice` observations, by name. */
   readonly notices = new Map<string, number>();
+  /** `stream_finished` observations, by `adapter path status` (the bot's own word on each stream). */
+  readonly streams = new Map<string, number>();
+  /** Handlers the runtime stopped (its signal aborted) before they answered, per id, by kind. */
+  readonly interrupted: Record<HandledKind, Map<string, number>> = {
+    event: new Map(),
+    command: new Map(),
+    click: new Map(),
+    discordMessage: new Map(),
+    discordCommand: new Map(),
+    discordClick: new Map(),
+  };
+  /** Times the model saw its consumer stop pulling (its generator's `return()` before the end). */
+  modelStops = 0;
   /** Admission slots in use, read synchronously at every dedupe mark (right after admission). */
   peakAtAdmission = 0;
   /** How many admissions the probe saw. */
@@ -67,6 +80,27 @@ export class BotTally {
   recordHandled(kind: HandledKind, id: string): void {
     const map = this.handled[kind];
     map.set(id, (map.get(id) ?? 0) + 1);
+  }
+
+  /** A handler whose signal aborted before it answered (it said so to its user, or its stream did). */
+  recordInterrupted(kind: HandledKind, id: string): void {
+    const map = this.interrupted[kind];
+    map.set(id, (map.get(id) ?? 0) + 1);
+  }
+
+  /** Count of interrupted handlers for `kind`. */
+  interruptedCount(kind: HandledKind): number {
+    return this.interrupted[kind].size;
+  }
+
+  /** `stream_finished` observations of `adapter`, by `path status`. */
+  streamsOf(adapter: string): Map<string, number> {
+    const mine = new Map<string, number>();
+    for (const [key, count] of this.streams) {
+      const [name, path, status] = key.split(' ');
+      if (name === adapter) mine.set(`${path} ${status}`, count);
+    }
+    return mine;
   }
 
   /** Called from the State probe at every `markEvent`, i.e. right after a slot was reserved. */
@@ -108,6 +142,9 @@ export class BotTally {
         break;
       case 'adapter_notice':
         bump(this.notices, observation.name);
+        break;
+      case 'stream_finished':
+        bump(this.streams, `${observation.adapter} ${observation.path} ${observation.status}`);
         break;
       default:
         break;

@@ -7,6 +7,7 @@ import {
   DISCORD_TEST_IDS,
   type DiscordSigner,
   type FakeDiscord,
+  type FakeDiscordMessage,
   type FakeGatewayEvent,
   startFakeDiscord,
 } from '@rt/testing/discord';
@@ -84,6 +85,11 @@ export class DiscordSimulator {
         call.body !== undefined &&
         !call.route.includes('/reactions/'),
     ).length;
+  }
+
+  /** The bot's messages with their final content and what each replies to (the fake's record). */
+  messages(): FakeDiscordMessage[] {
+    return this.#fake.rest.messages.all();
   }
 
   /** The fake gateway's record (connections, identifies, close codes). */

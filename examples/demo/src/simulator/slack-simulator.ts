@@ -12,8 +12,25 @@ import { sleep } from './sleep.js';
 import type { PlannedItem, TrafficPlan } from './traffic-plan.js';
 import type { SimulatedWebApi } from './web-api.js';
 
-/** Channel the demo's conversations happen in. */
+/** Channel the demo's conversations happen in (its mentions may be answered by native streams). */
 export const DEMO_CHANNEL = 'C0DEMO';
+
+/**
+ * A second channel for every third mention, where the simulated Slack refuses native streaming
+ * (`chat.startStream` answers `SLACK_STREAM_REFUSALS`' error), so the bot's streamed answers there
+ * take the `chat.update` path.
+ */
+export const NO_STREAM_CHANNEL = 'C0NOSTREAM';
+
+/** What the simulated Web API answers `chat.startStream` with in a channel, by channel id. */
+export const SLACK_STREAM_REFUSALS: Readonly<Record<string, string>> = Object.freeze({
+  [NO_STREAM_CHANNEL]: 'feature_not_enabled',
+});
+
+/** The channel of the `index`-th delivery's mention (1-based): every third is `NO_STREAM_CHANNEL`. */
+export function mentionChannel(index: number): string {
+  return index % 3 === 0 ? NO_STREAM_CHANNEL : DEMO_CHANNEL;
+}
 
 function retryReasonOf(result: DeliveryResult): RetryReason {
   if (result.kind === 'timeout') return 'http_timeout';
@@ -84,13 +101,14 @@ export class SlackSimulator {
     const ts = messageTs(this.#index);
     switch (item.kind) {
       case 'event': {
+        const channel = mentionChannel(this.#index);
         const payload = buildAppMentionEvent({
           eventId: item.id,
-          channel: DEMO_CHANNEL,
+          channel,
           ts,
           text: `<@U0BOT> question ${this.#index}: summarise burst ${item.burst + 1}`,
         });
-        return this.#attempt(this.#ledger.addEvent(item.id, `${DEMO_CHANNEL}:${ts}`), payload, 0);
+        return this.#attempt(this.#ledger.addEvent(item.id, `${channel}:${ts}`), payload, 0);
       }
       case 'command': {
         const responseUrl = this.#webApi.responseUrl();

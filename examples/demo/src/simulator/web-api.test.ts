@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SimulatorLedger } from './ledger.js';
+import { DEMO_CHANNEL, NO_STREAM_CHANNEL } from './slack-simulator.js';
 import { SimulatedWebApi } from './web-api.js';
 
 const BUSY = 'This app is busy right now.';
@@ -63,5 +64,23 @@ describe('SimulatedWebApi', () => {
     expect(ledger.repliesTo(other)).toBe(0);
     expect(ledger.strayMessages).toBe(2);
     expect(api.counters.messagesPosted).toBe(4);
+  });
+
+  it('counts a native stream as its thread reply, but not one Slack refused in a no-stream channel', async () => {
+    const native = ledger.addEvent('Ev1', `${DEMO_CHANNEL}:1.000001`);
+    const refused = ledger.addEvent('Ev2', `${NO_STREAM_CHANNEL}:2.000002`);
+    const recipient = { recipient_user_id: 'U1', recipient_team_id: 'T1' };
+    const start = (channel: string, threadTs: string) =>
+      post(
+        `${api.url}chat.startStream`,
+        { channel, thread_ts: threadTs, markdown_text: 'Hi', ...recipient },
+        'x',
+      );
+    await start(DEMO_CHANNEL, '1.000001');
+    await start(NO_STREAM_CHANNEL, '2.000002');
+    api.poll();
+    expect(ledger.repliesTo(native)).toBe(1);
+    expect(ledger.repliesTo(refused)).toBe(0);
+    expect(api.messages().map((m) => [m.channel, m.stream])).toEqual([[DEMO_CHANNEL, 'open']]);
   });
 });

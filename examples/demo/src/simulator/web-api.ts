@@ -1,11 +1,12 @@
-import { type FakeSlackApi, startFakeSlackApi } from '@rt/testing/slack';
+import { type FakeSlackApi, type FakeSlackMessage, startFakeSlackApi } from '@rt/testing/slack';
 import type { SimulatorLedger } from './ledger.js';
+import { SLACK_STREAM_REFUSALS } from './slack-simulator.js';
 
 /** What users saw arrive through the Web API and `response_url`s, counted as it arrived. */
 export interface WebApiCounters {
   /** Every call the fake received (Web API methods and `response_url` posts). */
   calls: number;
-  /** `chat.postMessage` calls (the bot's thread replies). */
+  /** `chat.postMessage` and accepted `chat.startStream` calls (the bot's thread replies). */
   messagesPosted: number;
   /**
    * `response_url` posts carrying the busy text, by the kind of invocation that URL was handed
@@ -18,9 +19,11 @@ export interface WebApiCounters {
 
 /**
  * Slack's side of the bot's outbound traffic: `startFakeSlackApi` from `@rt/testing/slack`
- * (chat.postMessage, views.*, `response_url`s on 127.0.0.1), plus incremental bookkeeping into the
- * simulator's ledger: each `chat.postMessage` to its thread (`thread_ts`), each `response_url`
- * post to the invocation that URL was handed out with.
+ * (chat.postMessage, the native streaming methods, chat.update, views.*, `response_url`s on
+ * 127.0.0.1; `chat.startStream` refused in `SLACK_STREAM_REFUSALS`' channels), plus incremental
+ * bookkeeping into the simulator's ledger: each `chat.postMessage` or accepted `chat.startStream`
+ * (a new message) to its thread (`thread_ts`), each `response_url` post to the invocation that URL
+ * was handed out with.
  */
 export class SimulatedWebApi {
   readonly counters: WebApiCounters = {
@@ -41,7 +44,8 @@ export class SimulatedWebApi {
   }
 
   static async start(ledger: SimulatorLedger, busyText: string): Promise<SimulatedWebApi> {
-    return new SimulatedWebApi(await startFakeSlackApi(), ledger, busyText);
+    const fake = await startFakeSlackApi({ streamRefusals: SLACK_STREAM_REFUSALS });
+    return new SimulatedWebApi(fake, ledger, busyText);
   }
 
   /** The adapter's `apiUrl`. */
@@ -67,6 +71,11 @@ export class SimulatedWebApi {
     ).length;
   }
 
+  /** The bot's messages with their final text and stream state, in posting order (the fake's record). */
+  messages(): FakeSlackMessage[] {
+    return this.#fake.messages.all();
+  }
+
   /** A fresh `response_url` for a slash command or a click. */
   responseUrl(): string {
     return this.#fake.responseUrl();
@@ -78,7 +87,13 @@ export class SimulatedWebApi {
     for (; this.#cursor < calls.length; this.#cursor += 1) {
       const call = calls[this.#cursor]!;
       this.counters.calls += 1;
-      if (call.method === 'chat.postMessage') {
+      const refusedStream =
+        call.method === 'chat.startStream' &&
+        Object.hasOwn(SLACK_STREAM_REFUSALS, String(call.args.channel));
+      if (
+        call.method === 'chat.postMessage' ||
+        (call.method === 'chat.startStream' && !refusedStream)
+      ) {
         this.counters.messagesPosted += 1;
         const threadTs = call.args.thread_ts;
         this.#ledger.recordMessage(

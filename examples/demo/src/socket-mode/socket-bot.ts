@@ -1,6 +1,6 @@
 import { createSlackAdapter, type SlackAdapter } from '@rt/adapter-slack';
 import { createRuntime, type Observation, type Runtime, type State } from '@rt/core';
-import { BotTally } from '../bot/bot-tally.js';
+import { BotTally, type HandledKind } from '../bot/bot-tally.js';
 import { registerHandlers } from '../bot/handlers.js';
 import { probeState } from '../bot/probe-state.js';
 
@@ -116,4 +116,11 @@ export async function startSocketBot(options: SocketBotOptions): Promise<SocketB
     refusedAtShutdown,
     optionsLoadStarted,
   });
+}
+
+const KINDS: readonly HandledKind[] = ['event', 'command', 'click'];
+
+/** Handlers of `bot` stopped by its shutdown before they answered (each said so), all kinds. */
+export function interruptedOf(bot: SocketBot): number {
+  return KINDS.reduce((total, kind) => total + bot.tally.interruptedCount(kind), 0);
 }

@@ -1,10 +1,13 @@
 import type { FakeSocketConnection, FakeSocketMode } from '@rt/testing/slack';
+import { INTERRUPTED_NOTICE, STREAM_MARKERS } from '../bot/handlers.js';
 import type { DemoConfig } from '../config/demo-config.js';
 import type { SimulatorLedger } from '../simulator/ledger.js';
 import type { WebApiCounters } from '../simulator/web-api.js';
 import type { Invariant } from '../summary/invariants.js';
+import { type StreamedReply, streamedRepliesHonest } from '../summary/stream-checks.js';
+import { observedStreams } from '../summary/stream-replies.js';
 import { mib } from '../view/format.js';
-import type { SocketBot } from './socket-bot.js';
+import { interruptedOf, type SocketBot } from './socket-bot.js';
 import {
   busyAcksForDirectInvocations,
   deployLostNothing,
@@ -34,6 +37,10 @@ export interface SocketRun {
   readonly busyTexts: readonly string[];
   /** Peak `heapUsed` of the samples taken during the run. */
   readonly peakHeapUsedBytes: number;
+  /** A's shutdown grace at the deploy. */
+  readonly deployGraceMs: number;
+  /** The streamed replies in the mentions' threads, from the simulated Web API's record. */
+  readonly streamed: readonly StreamedReply[];
 }
 
 function sum(bots: readonly SocketBot[], read: (bot: SocketBot) => number): number {
@@ -95,13 +102,22 @@ function nothingAckedAndLost(run: SocketRun): Invariant {
   const completed = sum(run.bots, (bot) => bot.runtime.stats().outcomes.completed ?? 0) - sync;
   const entered = sum(run.bots, (bot) => bot.tally.handlers.entered);
   const threw = sum(run.bots, (bot) => bot.tally.handlers.threw);
+  // Stopped by a shutdown's grace: the outcome `shutdown`, and the handler said so to its user.
+  const stopped = sum(run.bots, (bot) => bot.runtime.stats().outcomes.shutdown ?? 0);
+  const interrupted = sum(run.bots, interruptedOf);
   return {
     name: 'nothing acknowledged and lost',
-    passed: lost === 0 && accepted === completed && completed === entered && threw === 0,
+    passed:
+      lost === 0 &&
+      accepted === completed + stopped &&
+      accepted === entered &&
+      stopped === interrupted &&
+      threw === 0,
     detail:
       `${acked.size} events acked, ${lost} without exactly one reply; both instances: accepted ` +
-      `${accepted} deferred = completed ${completed} = handlers entered ${entered} (${threw} ` +
-      `threw), and ${sync} sync options loads`,
+      `${accepted} deferred = completed ${completed} + stopped at shutdown ${stopped} = handlers ` +
+      `entered ${entered} (${threw} threw; ${interrupted} told their user they were interrupted), ` +
+      `and ${sync} sync options loads`,
   };
 }
 
@@ -126,17 +142,26 @@ function nothingTwice(run: SocketRun): Invariant {
 }
 
 function refusalsVisible(run: SocketRun): Invariant {
-  const counts = { command: { answer: 0, busy: 0 }, click: { answer: 0, busy: 0 } };
+  const counts = {
+    command: { answer: 0, busy: 0, interrupted: 0 },
+    click: { answer: 0, busy: 0, interrupted: 0 },
+  };
   let none = 0;
   for (const record of run.ledger.invocations.values()) {
-    const answered = record.responseTexts.some((t) => !run.busyTexts.includes(t));
+    const interrupted = record.responseTexts.includes(INTERRUPTED_NOTICE);
+    const answered = record.responseTexts.some(
+      (t) => !run.busyTexts.includes(t) && t !== INTERRUPTED_NOTICE,
+    );
     const busy =
       (record.ackText !== undefined && run.busyTexts.includes(record.ackText)) ||
       record.responseTexts.some((t) => run.busyTexts.includes(t));
     if (answered) counts[record.kind].answer += 1;
+    else if (interrupted) counts[record.kind].interrupted += 1;
     else if (busy) counts[record.kind].busy += 1;
     else none += 1;
   }
+  const seen = (kind: 'command' | 'click') =>
+    counts[kind].answer + counts[kind].busy + counts[kind].interrupted;
   const refusedCommands = sum(
     run.bots,
     (bot) => bot.tally.rejectedByShape.get('slash_command') ?? 0,
@@ -145,13 +170,14 @@ function refusalsVisible(run: SocketRun): Invariant {
     name: 'every /ask and click got an answer or a visible busy signal',
     passed:
       none === 0 &&
-      counts.command.answer + counts.command.busy === run.config.commands &&
-      counts.click.answer + counts.click.busy === run.config.clicks &&
+      seen('command') === run.config.commands &&
+      seen('click') === run.config.clicks &&
       counts.command.busy >= refusedCommands,
     detail:
-      `/ask ${counts.command.answer} answered + ${counts.command.busy} busy (ack payload) of ` +
-      `${run.config.commands}, ${refusedCommands} refused; clicks ${counts.click.answer} answered ` +
-      `+ ${counts.click.busy} busy of ${run.config.clicks}; ${none} saw nothing`,
+      `/ask ${counts.command.answer} answered + ${counts.command.busy} busy (ack payload) + ` +
+      `${counts.command.interrupted} told interrupted of ${run.config.commands}, ${refusedCommands} ` +
+      `refused; clicks ${counts.click.answer} answered + ${counts.click.busy} busy + ` +
+      `${counts.click.interrupted} told interrupted of ${run.config.clicks}; ${none} saw nothing`,
   };
 }
 
@@ -176,6 +202,22 @@ function memoryWithinBudget(run: SocketRun): Invariant {
   };
 }
 
+/** The streamed-replies invariant over both instances' `stream_finished` observations. */
+function streamedReplies(run: SocketRun): Invariant {
+  const observed = new Map<string, number>();
+  for (const bot of run.bots) {
+    for (const [key, count] of observedStreams('Slack', bot.tally.streamsOf(bot.slack.name))) {
+      observed.set(key, (observed.get(key) ?? 0) + count);
+    }
+  }
+  return streamedRepliesHonest({
+    replies: run.streamed,
+    observed,
+    modelStops: sum(run.bots, (bot) => bot.tally.modelStops),
+    markers: STREAM_MARKERS,
+  });
+}
+
 /** The Socket Mode run's contract, checked against what Slack's fake and both instances saw. */
 export function checkSocketInvariants(
   run: SocketRun,
@@ -191,5 +233,6 @@ export function checkSocketInvariants(
     refusalsVisible(run),
     boundHeld(run),
     memoryWithinBudget(run),
+    streamedReplies(run),
   ];
 }

@@ -1,6 +1,7 @@
 import type { FakeEnvelope } from '@rt/testing/slack';
 import type { Invariant } from '../summary/invariants.js';
 import { seconds } from '../view/format.js';
+import { interruptedOf } from './socket-bot.js';
 import type { SocketRun } from './socket-checks.js';
 
 /**
@@ -88,7 +89,8 @@ export function busyAcksForDirectInvocations(run: SocketRun): Invariant {
 /**
  * The deploy itself: A's `runtime.shutdown()` resolved, A's socket was closed from A's side and
  * never reopened (auto-reconnect off), every event A refused at shutdown was handled by B, and
- * everything A accepted completed.
+ * everything A accepted completed or was stopped when its grace ran out (outcome `shutdown`), each
+ * of those having told its user (a stream's interrupted marker, the `/ask` or click notice).
  */
 export function deployLostNothing(run: SocketRun): Invariant {
   const [a, b] = run.bots;
@@ -96,20 +98,25 @@ export function deployLostNothing(run: SocketRun): Invariant {
   const handledByB = [...refused].filter((id) => (b?.tally.handled.event.get(id) ?? 0) > 0).length;
   const closedBy = run.connectionA.closedWith?.by;
   const aStats = a?.runtime.stats();
+  const stopped = aStats?.outcomes.shutdown ?? 0;
+  const interrupted = a === undefined ? 0 : interruptedOf(a);
   const passed =
     b !== undefined &&
     run.aStoppedInMs !== undefined &&
     closedBy === 'client' &&
     a?.connections === 1 &&
     handledByB === refused.size &&
-    aStats?.accepted === (aStats?.outcomes.completed ?? 0);
+    aStats?.accepted === (aStats?.outcomes.completed ?? 0) + stopped &&
+    stopped === interrupted;
   return {
     name: 'the deploy lost nothing (ADR 0007)',
     passed,
     detail:
       `A stopped in ${run.aStoppedInMs === undefined ? 'never' : seconds(run.aStoppedInMs)}, its ` +
       `socket closed by ${closedBy ?? 'nobody'}, opened ${a?.connections ?? 0} time(s); ` +
-      `A accepted ${aStats?.accepted ?? 0} = completed ${aStats?.outcomes.completed ?? 0}; ` +
+      `A accepted ${aStats?.accepted ?? 0} = completed ${aStats?.outcomes.completed ?? 0} + ` +
+      `stopped after its ${seconds(run.deployGraceMs)} grace ${stopped} (${interrupted} told ` +
+      `their user they were interrupted); ` +
       `${refused.size} events A refused at shutdown, ${handledByB} handled by B`,
   };
 }

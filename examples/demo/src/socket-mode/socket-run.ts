@@ -12,13 +12,14 @@ import type { DemoConfig } from '../config/demo-config.js';
 import type { DemoTimings } from '../config/limits.js';
 import type { DemoIo } from '../run-demo.js';
 import { SimulatorLedger } from '../simulator/ledger.js';
-import { DEMO_CHANNEL, messageTs } from '../simulator/slack-simulator.js';
+import { DEMO_CHANNEL, mentionChannel, messageTs } from '../simulator/slack-simulator.js';
 import { sleep } from '../simulator/sleep.js';
 import { type PlannedItem, planTraffic } from '../simulator/traffic-plan.js';
 import { SimulatedWebApi } from '../simulator/web-api.js';
 import type { Invariant } from '../summary/invariants.js';
+import { slackStreamedReplies } from '../summary/stream-replies.js';
 import { seconds } from '../view/format.js';
-import { type SocketBot, startSocketBot } from './socket-bot.js';
+import { SLOW_OPTIONS_MS, type SocketBot, startSocketBot } from './socket-bot.js';
 import { checkSocketInvariants, type SocketRun } from './socket-checks.js';
 import { renderSocketSummary } from './socket-summary.js';
 import { Spreader } from './spreader.js';
@@ -36,6 +37,18 @@ const PROGRESS_EVERY_MS = 1500;
 /** Planned events and /ask sent on A right after its shutdown began (fewer when fewer are left). */
 const DEPLOY_PROBE_EVENTS = 3;
 const DEPLOY_PROBE_COMMANDS = 2;
+
+/**
+ * A's shutdown grace at the deploy: half the mean handler time, so many of the handlers A is
+ * running then outlive it (a deploy whose old instance is given little time, like a short
+ * termination grace): their signal aborts, their streams end with the interrupted marker, a
+ * stopped `/ask` or click tells its user so. Never less than the options load in flight plus
+ * 200 ms: that load (sync) holds A's socket open while A reads what arrives after its admission
+ * closed, and must not be cut itself.
+ */
+export function deployGraceMs(config: DemoConfig): number {
+  return Math.max(SLOW_OPTIONS_MS + 200, Math.round(config.handlerMs / 2));
+}
 
 /**
  * The Socket Mode run: the same bot, handlers, bound and traffic plan as the HTTP run, but over
@@ -117,11 +130,12 @@ export async function runSocketModeDemo(
     index += 1;
     const ts = messageTs(index);
     if (item.kind === 'event') {
-      ledger.addEvent(item.id, `${DEMO_CHANNEL}:${ts}`);
+      const channel = mentionChannel(index);
+      ledger.addEvent(item.id, `${channel}:${ts}`);
       spreader.send(
         buildAppMentionEvent({
           eventId: item.id,
-          channel: DEMO_CHANNEL,
+          channel,
           ts,
           text: `<@U0BOT> question ${index}: summarise burst ${item.burst + 1}`,
         }),
@@ -191,12 +205,15 @@ export async function runSocketModeDemo(
               stop.signal.removeEventListener('abort', cut);
             }
           }
-          out.write(`${seconds(elapsed())}  deploy: B connected; A shutting down mid-flood\n`);
+          out.write(
+            `${seconds(elapsed())}  deploy: B connected; A shutting down mid-flood (grace ` +
+              `${seconds(deployGraceMs(config))})\n`,
+          );
           const shutdownStarted = performance.now();
           // Admission closes synchronously in shutdown(): what the fake sends on A after this
           // index reached a runtime that may not accept it (the checks read the fake's record).
           aSentBeforeShutdown = connectionA.sent.length;
-          const stopped = a.runtime.shutdown({ graceMs: 10_000 });
+          const stopped = a.runtime.shutdown({ graceMs: deployGraceMs(config) });
           // Slack keeps sending on a connection until it closes: the next few planned events and
           // /ask go to A now, after its admission closed. A must leave the events unacked (the
           // fake redelivers them to B, which handles each once) and ack each /ask with the busy
@@ -256,6 +273,8 @@ export async function runSocketModeDemo(
     aStoppedInMs,
     busyTexts: [busyText, unavailableText],
     peakHeapUsedBytes,
+    deployGraceMs: deployGraceMs(config),
+    streamed: slackStreamedReplies(ledger, webApi.messages()),
   };
   const invariants = checkSocketInvariants(run, stoppedEarly);
   out.write(renderSocketSummary({ run, plan, invariants, elapsedMs: elapsed(), stoppedEarly }));

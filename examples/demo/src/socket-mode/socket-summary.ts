@@ -1,5 +1,7 @@
+import { STREAM_MARKERS } from '../bot/handlers.js';
 import type { TrafficPlan } from '../simulator/traffic-plan.js';
 import type { Invariant } from '../summary/invariants.js';
+import { countReplyEnds, listCounts } from '../summary/stream-checks.js';
 import { verdictLines } from '../summary/summary.js';
 import { seconds } from '../view/format.js';
 import type { SocketRun } from './socket-checks.js';
@@ -42,7 +44,8 @@ export function renderSocketSummary(input: SocketSummaryInput): string {
       `  runtime   ${bot.label}: received ${stats.received}, accepted ${stats.accepted}, completed ` +
       `${o.completed ?? 0}, admission-rejected ${o['admission-rejected'] ?? 0} ` +
       `(${bot.refusedAtShutdown.size} events and ${bot.refusedCommandsAtShutdown} /ask at ` +
-      `shutdown), duplicate ${o.duplicate ?? 0}, failed ${o.failed ?? 0}`
+      `shutdown), duplicate ${o.duplicate ?? 0}, failed ${o.failed ?? 0}, stopped at shutdown ` +
+      `${o.shutdown ?? 0}`
     );
   });
   const sent =
@@ -54,7 +57,7 @@ export function renderSocketSummary(input: SocketSummaryInput): string {
       `~${config.handlerMs} ms, ran ${seconds(input.elapsedMs)}`,
     `  time      Slack's ack wait and retry delays compressed x${config.timeScale}: 1 min = ` +
       `${seconds(60_000 / config.timeScale)}, 5 min = ${seconds(300_000 / config.timeScale)}`,
-    `  deploy    B connected mid-flood, then A shut down (${
+    `  deploy    B connected mid-flood, then A shut down with a ${seconds(run.deployGraceMs)} grace (${
       run.aStoppedInMs === undefined ? 'never stopped' : `stopped in ${seconds(run.aStoppedInMs)}`
     }); both share one State`,
     `  Slack     ${plan.items.length} planned, ${ledger.events.size} unique events; ${fake.sent.length} ` +
@@ -64,6 +67,8 @@ export function renderSocketSummary(input: SocketSummaryInput): string {
     `  users saw ${threadReplies} thread replies; /ask ${seen.command.answers} answers + ` +
       `${seen.command.busy} busy; clicks ${seen.click.answers} answers + ${seen.click.busy} busy ` +
       "(recorded by the simulated Web API and the fake's acks)",
+    `  streams   ${listCounts(countReplyEnds(run.streamed, STREAM_MARKERS))} (final texts, recorded ` +
+      'by the simulated Web API)',
     '',
     ...verdictLines(
       input.invariants,

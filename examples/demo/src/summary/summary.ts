@@ -19,6 +19,8 @@ export interface SummaryInput {
   readonly busyText: string;
   /** Why the run stopped before Slack had finished; absent when it ran to the end. */
   readonly stoppedEarly?: string;
+  /** The streamed replies by platform, path and how they ended (the simulators' records). */
+  readonly streams?: string;
   /**
    * The Discord side of the run: the runtime's ledger for the Discord adapter, what its handlers
    * finished, and the simulator's counts (sent, answered, told busy, by kind).
@@ -113,6 +115,9 @@ export function renderSummary(input: SummaryInput): string {
       `${seen.command.busy} busy; clicks ${seen.click.answers} answers + ${seen.click.busy} busy ` +
       '(recorded by the simulated Web API)',
     ...discordLines(input),
+    ...(input.streams === undefined
+      ? []
+      : [`  streams   ${input.streams} (final texts, recorded by the simulators)`]),
     `  delivery failure rate ${failureRate.toFixed(1)}% (Slack disables event subscriptions above 95% ` +
       'within an hour)',
     '',

@@ -42,15 +42,17 @@ let h: StreamHarness | undefined;
 async function start(
   options: {
     rateLimits?: Record<string, FakeSlackRateLimit>;
+    streamRefusals?: Record<string, string>;
     adapter?: Partial<SlackAdapterOptions>;
     detachTimeoutMs?: number;
     lockTtlMs?: number;
     state?: State;
   } = {},
 ): Promise<StreamHarness> {
-  const fake = await startFakeSlackApi(
-    options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits },
-  );
+  const fake = await startFakeSlackApi({
+    ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
+    ...(options.streamRefusals === undefined ? {} : { streamRefusals: options.streamRefusals }),
+  });
   const log = observationLog();
   const adapter = createSlackAdapter({
     signingSecret: SECRET,
@@ -168,6 +170,20 @@ describe('Slack streamed replies', () => {
     await send(buildMessageEvent({ botId: 'B0OTHER', text: 'from another bot', threadTs: '1.2' }));
     expect(await observed(finished)).toMatchObject({ path: 'slack-update', status: 'completed' });
     expect(fake.messages.all().map((m) => m.text)).toEqual(['Hi there']);
+  });
+
+  it('falls back to chat.update when Slack refuses chat.startStream, and loses no text', async () => {
+    const { fake, runtime, send, observed } = await start({
+      streamRefusals: { C0NOSTREAM: 'feature_not_enabled' },
+    });
+    runtime.onMention((ctx) => ctx.stream(manyChunks()));
+    await send(buildAppMentionEvent({ channel: 'C0NOSTREAM', text: '<@U0BOT> go' }));
+    const end = await observed(finished);
+
+    expect(end).toMatchObject({ status: 'completed', path: 'slack-update' });
+    expect(fake.callsTo('chat.startStream')).toHaveLength(1);
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
+    expect(fake.messages.all().map((m) => [m.text, m.stream])).toEqual([[MANY, undefined]]);
   });
 
   it('a chat.update 429 storm: the stream completes later, loses no text, never loops', async () => {

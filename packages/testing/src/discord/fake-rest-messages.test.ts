@@ -39,6 +39,21 @@ describe('the fake Discord REST message rules', () => {
     expect(await unknown.json()).toMatchObject({ code: 10008 });
   });
 
+  it('remembers which message a reply answers (message_reference)', async () => {
+    await start();
+    const reply = (await (
+      await call('POST', '/channels/7/messages', {
+        content: 'r',
+        message_reference: { message_id: '42' },
+      })
+    ).json()) as { id: string };
+    const plain = (await (await call('POST', '/channels/7/messages', { content: 'p' })).json()) as {
+      id: string;
+    };
+    expect(fake.messages.get(reply.id)?.replyTo).toBe('42');
+    expect(fake.messages.get(plain.id)?.replyTo).toBeUndefined();
+  });
+
   it('refuses content over 2000 characters and accepts exactly 2000', async () => {
     await start();
     expect((await call('POST', '/channels/7/messages', { content: 'x'.repeat(2000) })).status).toBe(

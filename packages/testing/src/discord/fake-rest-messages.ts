@@ -29,6 +29,8 @@ export interface FakeDiscordMessage {
   readonly channel: string;
   content: string;
   edits: number;
+  /** The message it replies to (`message_reference.message_id` of its create), if any. */
+  readonly replyTo: string | undefined;
 }
 
 /** Discord's content limit of one message. */
@@ -170,11 +172,14 @@ export class FakeDiscordMessages {
             if (content !== undefined) known.content = content;
             known.edits += 1;
           } else if (known === undefined) {
+            const reference = (call.body as { message_reference?: { message_id?: unknown } })
+              ?.message_reference?.message_id;
             this.#messages.set(answered.id, {
               id: answered.id,
               channel: keyOf(call),
               content: content ?? '',
               edits: write === 'edit' ? 1 : 0,
+              replyTo: typeof reference === 'string' ? reference : undefined,
             });
           }
         }

@@ -48,6 +48,20 @@ describe('fake Slack messages and streams', () => {
     expect(fake.messages.get('C1', ts)).toMatchObject({ text: 'Hello!', stream: 'stopped' });
   });
 
+  it('refuses chat.startStream in the channels given as streamRefusals, only there', async () => {
+    fake = await startFakeSlackApi({ streamRefusals: { C2: 'feature_not_enabled' } });
+    const args = { thread_ts: '1.1', markdown_text: 'x', ...RECIPIENT };
+    expect((await call(fake, 'chat.startStream', { channel: 'C2', ...args })).body).toEqual({
+      ok: false,
+      error: 'feature_not_enabled',
+    });
+    expect((await call(fake, 'chat.startStream', { channel: 'C1', ...args })).body).toMatchObject({
+      ok: true,
+      channel: 'C1',
+    });
+    expect(fake.messages.all().map((message) => message.channel)).toEqual(['C1']);
+  });
+
   it('needs a thread, and a recipient outside a DM, to start a stream', async () => {
     fake = await startFakeSlackApi();
     expect(

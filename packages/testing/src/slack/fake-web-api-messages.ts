@@ -66,8 +66,15 @@ export class FakeSlackMessages {
   /** Every `assistant.threads.*` call, in arrival order. */
   readonly assistant: FakeAssistantCall[] = [];
 
-  constructor(limits: Readonly<Record<string, FakeSlackRateLimit>> = {}) {
+  readonly #streamRefusals: Readonly<Record<string, string>>;
+
+  /** `streamRefusals`: the error `chat.startStream` answers in a channel, by channel id. */
+  constructor(
+    limits: Readonly<Record<string, FakeSlackRateLimit>> = {},
+    streamRefusals: Readonly<Record<string, string>> = {},
+  ) {
     this.#limits = limits;
+    this.#streamRefusals = streamRefusals;
   }
 
   /** The message at `channel`/`ts`, if the bot posted it here. */
@@ -137,7 +144,7 @@ export class FakeSlackMessages {
 
   /**
    * Answers the streaming and assistant methods (`undefined` for any other): `chat.startStream`
-   * needs `thread_ts` and, outside a DM (`D...`), `recipient_user_id` and `recipient_team_id`;
+   * answers a channel's `streamRefusals` error there, needs `thread_ts` and, outside a DM (`D...`), `recipient_user_id` and `recipient_team_id`;
    * `chat.appendStream` and `chat.stopStream` answer `message_not_found` for an unknown message and
    * `message_not_in_streaming_state` once it was stopped (appending after the stop, stopping twice).
    */
@@ -153,6 +160,10 @@ export class FakeSlackMessages {
         if (channel.length === 0 || threadTs === undefined) {
           return { ok: false, error: 'invalid_arguments' };
         }
+        const refused = Object.hasOwn(this.#streamRefusals, channel)
+          ? this.#streamRefusals[channel]
+          : undefined;
+        if (refused !== undefined) return { ok: false, error: refused };
         const user = text(args.recipient_user_id);
         const team = text(args.recipient_team_id);
         if (!channel.startsWith('D') && (user === undefined || team === undefined)) {

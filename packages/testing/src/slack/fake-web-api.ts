@@ -99,6 +99,12 @@ export interface FakeSlackApiOptions {
    * `Retry-After` in whole seconds, and is not counted. Default: none.
    */
   readonly rateLimits?: Readonly<Record<string, FakeSlackRateLimit>>;
+  /**
+   * Conversations where native streaming is not available, by channel id, with the error
+   * `chat.startStream` answers there (`{ ok: false, error }`, HTTP 200; e.g. a workspace or a
+   * conversation without the app's AI features). Default: streaming is available everywhere.
+   */
+  readonly streamRefusals?: Readonly<Record<string, string>>;
 }
 
 function parseArgs(raw: string, contentType: string | undefined): Record<string, unknown> {
@@ -191,7 +197,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
   const faults = new RouteFaults<string, { error: string; status: number }>();
   const threads = new Map<string, Record<string, unknown>[]>();
   const waiters = new ChangeWaiters('fake Slack');
-  const messages = new FakeSlackMessages(options.rateLimits);
+  const messages = new FakeSlackMessages(options.rateLimits, options.streamRefusals);
   let seq = 0;
   let responseUrls = 0;
   const botUserId = options.botUserId ?? 'U0BOT';
