@@ -6,9 +6,14 @@ import { HandledLedger } from './handled-ledger.js';
 /** How each stream may end in a check; anything else is a violation. */
 export type StreamEndStatus = 'completed' | 'interrupted' | 'failed' | 'unfinished';
 
-/** Which delivery outcomes ([§6]) go with which way a stream ended. */
+/**
+ * Which delivery outcomes (docs/contract.md §6) go with which way a stream ended. A stream whose
+ * last write landed as the handler's signal aborted shows its whole text (`completed`), and its
+ * delivery still takes the abort's outcome (§7: once the signal aborted, the outcome is the
+ * abort's however the handler ended).
+ */
 const OUTCOMES_OF: Readonly<Record<StreamEndStatus, readonly string[]>> = {
-  completed: ['completed'],
+  completed: ['completed', 'preempted', 'shutdown', 'timed-out'],
   interrupted: ['preempted', 'shutdown', 'timed-out'],
   failed: ['failed'],
   unfinished: ['preempted', 'shutdown', 'timed-out'],
@@ -37,7 +42,8 @@ export class StreamLedger {
 
   handler(options: {
     readonly keyOf: (event: HandlerContext['event']) => string;
-    readonly chunks: number;
+    /** Chunks of each reply (per key, or the same for all). */
+    readonly chunks: number | ((key: string) => number);
     readonly gapMs: number;
     readonly flushChars?: number;
     readonly flushIntervalMs?: number;
@@ -47,7 +53,8 @@ export class StreamLedger {
     return async (ctx: HandlerContext): Promise<void> => {
       const key = options.keyOf(ctx.event);
       this.handled.record(key);
-      const chunks = replyChunks(key, options.chunks);
+      const count = typeof options.chunks === 'number' ? options.chunks : options.chunks(key);
+      const chunks = replyChunks(key, count);
       this.expected.set(key, chunks.join(''));
       const onStarted = options.onStarted;
       async function* source(): AsyncGenerator<string> {
