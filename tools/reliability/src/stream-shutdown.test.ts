@@ -23,7 +23,7 @@ describe('shutdown while streamed replies are in flight', () => {
     ['slack-stream', true, 'chat.stopStream'],
     ['slack-update', false, 'chat.update'],
   ] as const)(
-    'on the %s path, each stream shows its whole text or its marker after the grace (natively, even when the end meets a 429)',
+    'on the %s path, each stream shows its whole text or its marker after the grace, even when a native end meets a 429',
     async (path: string, native: boolean, endMethod: string) => {
       bed = await startSlackBed({
         runtime: { maxDetached: 64, concurrency: 'queue' },
@@ -65,7 +65,9 @@ describe('shutdown while streamed replies are in flight', () => {
         expect(finished.get(id)?.status).toBe('interrupted');
         expect(finished.get(id)?.error).toBeInstanceOf(ShutdownError);
       }
-      for (const id of short) expect(finished.get(id)?.status).toBe('completed');
+      // The short replies finish within the grace unless the machine is too loaded for 100 ms of
+      // work in 300 ms; either way each shows its whole text or its marker (checked above).
+      for (const id of short) expect(finished.has(id)).toBe(true);
       const outcomes = new Map(
         b.log.observations.flatMap((o) =>
           o.type === 'dispatch_finished' ? [[o.event.id, o.outcome]] : [],
@@ -74,6 +76,7 @@ describe('shutdown while streamed replies are in flight', () => {
       for (const id of long) expect(outcomes.get(id)).toBe('shutdown');
       // A short reply whose last write landed as the grace ran out is whole, its outcome the abort's.
       for (const id of short) expect(['completed', 'shutdown']).toContain(outcomes.get(id));
+      const completed = short.filter((id) => finished.get(id)?.status === 'completed').length;
       expect(new Set([...finished.values()].map((o) => o.path))).toEqual(new Set([path]));
       if (native) {
         // The end's 429 was met and waited out.
@@ -85,6 +88,7 @@ describe('shutdown while streamed replies are in flight', () => {
       recordFigures(`stream-shutdown-${path}`, {
         ...figures,
         graceMs: GRACE_MS,
+        shortCompleted: completed,
         endsRefused: b.webApi.messages.refused.get(endMethod) ?? 0,
       });
     },
