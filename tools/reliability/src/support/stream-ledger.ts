@@ -9,8 +9,8 @@ export type StreamEndStatus = 'completed' | 'interrupted' | 'failed' | 'unfinish
 /**
  * Which delivery outcomes (docs/contract.md §6) go with which way a stream ended. A stream whose
  * last write landed as the handler's signal aborted shows its whole text (`completed`), and its
- * delivery still takes the abort's outcome (§7: once the signal aborted, the outcome is the
- * abort's however the handler ended).
+ * delivery still takes the abort's outcome (core's rule: once the signal aborted, the outcome is
+ * the abort's however the handler ended).
  */
 const OUTCOMES_OF: Readonly<Record<StreamEndStatus, readonly string[]>> = {
   completed: ['completed', 'preempted', 'shutdown', 'timed-out'],
