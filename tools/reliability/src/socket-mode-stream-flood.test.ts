@@ -20,8 +20,8 @@ describe('a Slack Socket Mode flood of natively streamed replies far above the a
   });
 
   it('streams every event to its whole text once, through redeliveries and the rate limits of the streaming methods', async () => {
-    // Unacked envelopes come back after 300 ms, 1.5 s, 8 s: past a burst's rate-limited streams.
-    fake = await startFakeSocketMode({ redeliverAfterMs: [300, 1500, 8000] });
+    // Unacked envelopes come back after 300 ms, 3 s, 9 s: past a burst's rate-limited streams.
+    fake = await startFakeSocketMode({ redeliverAfterMs: [300, 3000, 9000] });
     bed = await startSlackBed({
       adapter: {
         socketMode: {
@@ -52,7 +52,7 @@ describe('a Slack Socket Mode flood of natively streamed replies far above the a
       tenants: ['T1', 'T2', 'T3'],
       hotShare: 0.34,
       burstSize: BURST,
-      burstGapMs: 11_000,
+      burstGapMs: 14_000,
       seed: 31,
     });
     const f = fake;
