@@ -91,6 +91,17 @@ export function slackRetryAfterMs(error: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * True when `error` is the `WebClient`'s own 429 handling giving up: without
+ * `rejectRateLimitedCalls` it pauses, waits the whole `Retry-After`, and only then throws "A rate
+ * limit was exceeded (..., retry-after: N)" (for p-retry to retry, or to surface once retries are
+ * spent). The wait is already behind the caller.
+ */
+function waitedByClient(error: unknown): boolean {
+  const { message } = (error ?? {}) as { message?: unknown };
+  return typeof message === 'string' && message.startsWith('A rate limit was exceeded');
+}
+
 /** Who a native stream is for: the event's user and their team. */
 function recipientOf(event: RtEvent): { user: string; team: string } | undefined {
   if (event.shape !== 'event_callback' || event.user === undefined) return undefined;
@@ -281,13 +292,21 @@ export class SlackStreamWriter implements StreamWriter {
     };
   }
 
+  /**
+   * A rate-limit answer becomes `StreamRateLimitedError` with the wait still owed: Slack's
+   * `Retry-After`, or 0 when the `WebClient` already waited it out before giving up (the
+   * scheduler then keeps only its minimum interval, instead of waiting the same 429 twice).
+   */
   async #rateLimited<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
       const retryAfterMs = slackRetryAfterMs(error);
-      if (retryAfterMs !== undefined)
-        throw new StreamRateLimitedError(retryAfterMs, { cause: error });
+      if (retryAfterMs !== undefined) {
+        throw new StreamRateLimitedError(waitedByClient(error) ? 0 : retryAfterMs, {
+          cause: error,
+        });
+      }
       throw error;
     }
   }

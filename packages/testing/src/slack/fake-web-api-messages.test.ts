@@ -80,6 +80,48 @@ describe('fake Slack messages and streams', () => {
     ).toMatchObject({ ok: false, error: 'message_not_found' });
   });
 
+  it("answers Slack's documented state errors: a missing team, an empty append, a user's stop, an update of a live stream", async () => {
+    fake = await startFakeSlackApi();
+    expect(
+      (
+        await call(fake, 'chat.startStream', {
+          channel: 'C1',
+          thread_ts: '1.1',
+          recipient_user_id: 'U1',
+        })
+      ).body,
+    ).toEqual({ ok: false, error: 'missing_recipient_team_id' });
+    const started = await call(fake, 'chat.startStream', {
+      channel: 'C1',
+      thread_ts: '1.1',
+      markdown_text: 'Hi',
+      ...RECIPIENT,
+    });
+    const ts = String(started.body.ts);
+    expect((await call(fake, 'chat.appendStream', { channel: 'C1', ts })).body).toEqual({
+      ok: false,
+      error: 'markdown_text_or_chunks_required',
+    });
+    expect((await call(fake, 'chat.update', { channel: 'C1', ts, text: 'x' })).body).toEqual({
+      ok: false,
+      error: 'streaming_state_conflict',
+    });
+    expect(fake.messages.stopByUser('C1', ts)).toBe(true);
+    expect(fake.messages.stopByUser('C1', ts)).toBe(false);
+    expect(
+      (await call(fake, 'chat.appendStream', { channel: 'C1', ts, markdown_text: 'x' })).body,
+    ).toEqual({ ok: false, error: 'stopped_by_user' });
+    expect((await call(fake, 'chat.stopStream', { channel: 'C1', ts })).body).toEqual({
+      ok: false,
+      error: 'message_not_in_streaming_state',
+    });
+    expect(fake.messages.get('C1', ts)).toMatchObject({
+      text: 'Hi',
+      stream: 'stopped',
+      stoppedBy: 'user',
+    });
+  });
+
   it('keeps the text chat.update gives, and answers 429 with Retry-After past the rate limit', async () => {
     fake = await startFakeSlackApi({
       rateLimits: { 'chat.update': { limit: 2, windowMs: 60_000 } },

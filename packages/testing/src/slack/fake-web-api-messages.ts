@@ -11,9 +11,10 @@ export interface FakeSlackRateLimit {
 }
 
 /**
- * Slack's published per-method tiers for the methods a streamed reply calls (per workspace: Tier 3
- * about 50 calls a minute, Tier 4 about 100, Tier 2 about 20), to pass as `rateLimits` when a
- * test wants the fake to refuse what Slack would.
+ * Slack's published per-method tiers for the methods a streamed reply calls, per workspace (the
+ * methods' reference pages: `chat.update` Tier 3, 50+ a minute; `chat.startStream` and
+ * `chat.stopStream` Tier 2, 20+; `chat.appendStream` Tier 4, 100+), at their floor, to pass as
+ * `rateLimits` when a test wants the fake to refuse what Slack would.
  */
 export const SLACK_STREAM_RATE_LIMITS: Readonly<Record<string, FakeSlackRateLimit>> = Object.freeze(
   {
@@ -31,8 +32,10 @@ export interface FakeSlackMessage {
   readonly threadTs: string | undefined;
   /** Its text now: posted, replaced by `chat.update`, or grown by `chat.appendStream`. */
   text: string;
-  /** `open` while a native stream may append, `stopped` after `chat.stopStream`. */
+  /** `open` while a native stream may append, `stopped` after `chat.stopStream` or a user's stop. */
   stream: 'open' | 'stopped' | undefined;
+  /** Who stopped the native stream: the app (`chat.stopStream`) or the user (`stopByUser`). */
+  stoppedBy?: 'app' | 'user';
   /** The native stream's recipient (`recipient_user_id`, `recipient_team_id`). */
   recipient: { readonly user?: string; readonly team?: string } | undefined;
   /** `chat.update` and `chat.appendStream` calls it received. */
@@ -108,9 +111,30 @@ export class FakeSlackMessages {
     return undefined;
   }
 
-  /** A refusal of `method` before it is answered (`msg_too_long`), else `undefined`. */
+  /**
+   * The user pressed stop on the native stream at `channel`/`ts`: it stops growing, and a later
+   * `chat.appendStream` answers `stopped_by_user` (Slack's documented error). Returns false when
+   * there is no open stream there.
+   */
+  stopByUser(channel: string, ts: string): boolean {
+    const message = this.get(channel, ts);
+    if (message?.stream !== 'open') return false;
+    message.stream = 'stopped';
+    message.stoppedBy = 'user';
+    return true;
+  }
+
+  /**
+   * A refusal of `method` before it is answered, else `undefined`: `msg_too_long` for a text over
+   * `SLACK_TEXT_LIMIT`, `streaming_state_conflict` for a `chat.update` of a message that is still
+   * streaming.
+   */
   refuse(method: string, args: Readonly<Record<string, unknown>>): string | undefined {
     if (method !== 'chat.postMessage' && method !== 'chat.update') return undefined;
+    if (method === 'chat.update') {
+      const message = this.get(String(args.channel ?? ''), String(args.ts ?? ''));
+      if (message?.stream === 'open') return 'streaming_state_conflict';
+    }
     const body = typeof args.text === 'string' ? args.text : '';
     return body.length > SLACK_TEXT_LIMIT ? 'msg_too_long' : undefined;
   }
@@ -144,9 +168,13 @@ export class FakeSlackMessages {
 
   /**
    * Answers the streaming and assistant methods (`undefined` for any other): `chat.startStream`
-   * answers a channel's `streamRefusals` error there, needs `thread_ts` and, outside a DM (`D...`), `recipient_user_id` and `recipient_team_id`;
-   * `chat.appendStream` and `chat.stopStream` answer `message_not_found` for an unknown message and
-   * `message_not_in_streaming_state` once it was stopped (appending after the stop, stopping twice).
+   * answers a channel's `streamRefusals` error there, needs `thread_ts` and, outside a DM (`D...`), `recipient_user_id` and `recipient_team_id`
+   * (`missing_recipient_user_id`, `missing_recipient_team_id`); `chat.appendStream` needs text
+   * (`markdown_text_or_chunks_required`); both it and `chat.stopStream` answer `message_not_found`
+   * for an unknown message and `message_not_in_streaming_state` once it was stopped (appending after
+   * the stop, stopping twice), except an append after a user's stop: `stopped_by_user`. The names
+   * are Slack's documented ones; which applies to a second stop is the fake's reading of them
+   * (docs/streaming.md, "What is documented").
    */
   answer(
     method: string,
@@ -166,8 +194,11 @@ export class FakeSlackMessages {
         if (refused !== undefined) return { ok: false, error: refused };
         const user = text(args.recipient_user_id);
         const team = text(args.recipient_team_id);
-        if (!channel.startsWith('D') && (user === undefined || team === undefined)) {
+        if (!channel.startsWith('D') && user === undefined) {
           return { ok: false, error: 'missing_recipient_user_id' };
+        }
+        if (!channel.startsWith('D') && team === undefined) {
+          return { ok: false, error: 'missing_recipient_team_id' };
         }
         const ts = nextTs();
         this.#messages.set(`${channel}:${ts}`, {
@@ -187,14 +218,20 @@ export class FakeSlackMessages {
         if (message === undefined || message.stream === undefined) {
           return { ok: false, error: 'message_not_found' };
         }
-        if (message.stream === 'stopped') return { ok: false, error: STREAM_STATE_ERROR };
+        if (message.stream === 'stopped') {
+          const byUser = message.stoppedBy === 'user' && method === 'chat.appendStream';
+          return { ok: false, error: byUser ? 'stopped_by_user' : STREAM_STATE_ERROR };
+        }
         const added = typeof args.markdown_text === 'string' ? args.markdown_text : '';
         if (method === 'chat.appendStream' && added.length === 0) {
-          return { ok: false, error: 'invalid_arguments' };
+          return { ok: false, error: 'markdown_text_or_chunks_required' };
         }
         message.text += added;
         if (method === 'chat.appendStream') message.edits += 1;
-        else message.stream = 'stopped';
+        else {
+          message.stream = 'stopped';
+          message.stoppedBy = 'app';
+        }
         return {
           ok: true,
           channel,

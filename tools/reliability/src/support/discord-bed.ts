@@ -12,6 +12,7 @@ import {
   DISCORD_TEST_IDS,
   type DiscordSigner,
   type FakeDiscordRest,
+  type FakeDiscordRestOptions,
   startFakeDiscordRest,
 } from '@rt/testing/discord';
 import { EmissionLog } from './emission-log.js';
@@ -44,9 +45,11 @@ export async function startDiscordBed(
     readonly runtime?: Partial<Omit<CreateRuntimeOptions, 'state' | 'adapters'>>;
     readonly adapter?: Partial<DiscordAdapterOptions>;
     readonly hot?: { readonly tenant: string; readonly ceiling: number };
+    /** Options of the fake REST (its `messageRate`, say); it accepts the bed's token only. */
+    readonly rest?: Omit<FakeDiscordRestOptions, 'tokens'>;
   } = {},
 ): Promise<DiscordBed> {
-  const rest = await startFakeDiscordRest({ tokens: [DISCORD_BED_TOKEN] });
+  const rest = await startFakeDiscordRest({ ...options.rest, tokens: [DISCORD_BED_TOKEN] });
   const signer = createDiscordSigner();
   const log = new EmissionLog();
   const sampler = new InFlightSampler(

@@ -2,6 +2,35 @@ import { AdmissionRejectedError, createRuntime } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { createTestAdapter } from '@rt/testing';
 
+/** What the flood's handlers hold while they never finish: a pending promise, or a stream. */
+export type FloodHandlerKind = 'wait' | 'stream';
+
+/**
+ * A source that yields `text` once, then waits until it is cancelled (its `return()`), as a
+ * model that stalls mid-answer does.
+ */
+function stalledSource(text: string): AsyncIterable<string> {
+  let sent = false;
+  let release: (() => void) | undefined;
+  return {
+    [Symbol.asyncIterator]: () => ({
+      next: (): Promise<IteratorResult<string>> => {
+        if (!sent) {
+          sent = true;
+          return Promise.resolve({ done: false, value: text });
+        }
+        return new Promise((resolve) => {
+          release = () => resolve({ done: true, value: undefined });
+        });
+      },
+      return: async (): Promise<IteratorResult<string>> => {
+        release?.();
+        return { done: true, value: undefined };
+      },
+    }),
+  };
+}
+
 /** Heap and retention figures of a flood far larger than the bound. */
 export interface FloodResult {
   readonly sent: number;
@@ -22,9 +51,15 @@ const heapMb = () => {
 /**
  * Floods a runtime whose handler never finishes on its own with `sent` unique events carrying a
  * 4 KiB payload each. The bound must cap what is retained: heap growth tracks `maxDetached`, not
- * `sent`. Handlers are released at the end by shutdown.
+ * `sent`. Handlers are released at the end by shutdown. `kind` `stream`: each handler streams a
+ * reply whose source yields 2 KiB and then stalls (a stream in flight, its text written), so the
+ * streams' buffers and writers count too.
  */
-export async function measureFlood(sent: number, maxDetached: number): Promise<FloodResult> {
+export async function measureFlood(
+  sent: number,
+  maxDetached: number,
+  kind: FloodHandlerKind = 'wait',
+): Promise<FloodResult> {
   const state = createMemoryState();
   const adapter = createTestAdapter();
   const runtime = createRuntime({
@@ -33,8 +68,13 @@ export async function measureFlood(sent: number, maxDetached: number): Promise<F
     maxDetached,
     concurrency: 'concurrent',
   });
-  runtime.onMessage(
-    (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', resolve)),
+  runtime.onMessage((ctx) =>
+    kind === 'stream'
+      ? ctx.stream(stalledSource('y'.repeat(2048))).then(
+          () => undefined,
+          () => undefined,
+        )
+      : new Promise((resolve) => ctx.signal.addEventListener('abort', resolve)),
   );
   const heapBeforeMb = heapMb();
   let rejected = 0;

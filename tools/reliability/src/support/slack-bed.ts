@@ -10,7 +10,7 @@ import {
   toNodeListener,
 } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
-import { type FakeSlackApi, startFakeSlackApi } from '@rt/testing/slack';
+import { type FakeSlackApi, type FakeSlackApiOptions, startFakeSlackApi } from '@rt/testing/slack';
 import { BED_SECRET, BED_TOKEN } from './bed-secrets.js';
 import { EmissionLog } from './emission-log.js';
 import { InFlightSampler } from './in-flight-sampler.js';
@@ -42,6 +42,8 @@ export interface SlackBedOptions {
   readonly state?: State;
   /** Sample the hot installation's ceiling (`slack:<tenant>`). */
   readonly hot?: { readonly tenant: string; readonly ceiling: number };
+  /** Options of the fake Web API (its per-method `rateLimits`, say). */
+  readonly webApi?: FakeSlackApiOptions;
   /** Wraps the adapter's handler before it is served (to count what it reads, say). */
   readonly wrapHandler?: (handler: FetchHandler) => FetchHandler;
 }
@@ -52,7 +54,7 @@ export interface SlackBedOptions {
  * fake Web API the adapter calls.
  */
 export async function startSlackBed(options: SlackBedOptions = {}): Promise<SlackBed> {
-  const webApi = await startFakeSlackApi();
+  const webApi = await startFakeSlackApi(options.webApi);
   const log = new EmissionLog();
   const sampler = new InFlightSampler(
     options.hot === undefined
