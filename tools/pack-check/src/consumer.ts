@@ -16,7 +16,7 @@ const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
  * The environment for npm: no update notifier, no funding or audit chatter, and nothing inherited
  * from the pnpm process running the test (`npm_config_*` set by pnpm would confuse npm).
  */
-function npmEnv(): NodeJS.ProcessEnv {
+export function npmEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.toLowerCase().startsWith('npm_')) env[key] = value;

@@ -10,9 +10,12 @@ import {
   DOCS_LIBRARIES,
   FIXTURE_TEMPLATES,
   GOOD_DOCS,
+  INSTALL_RUN_FIXTURE,
   REPOSITORY_DOCS,
   REPOSITORY_TEMPLATES,
 } from './docs/docs-fixtures.js';
+import { installPlans } from './docs/install-plans.js';
+import { runInstallPlans } from './docs/install-runs.js';
 import { peerRangeProblem } from './peer-range.js';
 import { sourceMapProblems } from './source-maps.js';
 import {
@@ -239,6 +242,32 @@ describe('published packages, packed and installed outside the workspace', () =>
         );
         expect(formatProblems(report.problems)).toBe('');
       },
+    );
+
+    const installRun = (root: string, dir: string) =>
+      runInstallPlans(installPlans(root), {
+        dir: join(tmp, dir),
+        tarballs: new Map([...packed.values()].map((pkg) => [pkg.name, pkg.tarball])),
+      });
+
+    it('reports an install command npm refuses and one npm installs over a conflicting peer', async () => {
+      const lines = formatProblems(await installRun(INSTALL_RUN_FIXTURE, 'installs-fixture'));
+      const problems = lines.split(/\n(?=\S)/);
+      expect(problems).toHaveLength(2);
+      expect(problems[0]).toMatch(
+        /^packages\/otel\/README\.md:7: npm install @opentelemetry\/exporter-prometheus@0\.223 \(in the project of packages\/otel\/README\.md\):\n {2}npm warn ERESOLVE overriding peer dependency(?:\n|$)/,
+      );
+      expect(problems[1]).toMatch(
+        /^packages\/state-redis\/README\.md:4: npm install @rt\/core @rt\/state-redis ioredis@4 \(in the project of packages\/state-redis\/README\.md\):\n {2}npm error (?:code )?ERESOLVE/,
+      );
+    });
+
+    it.runIf(CHECK_REPOSITORY_DOCS)(
+      'runs each install command of the repository docs in a fresh project, then npm install again, with no ERESOLVE or peer warning',
+      async () => {
+        expect(formatProblems(await installRun(REPOSITORY_DOCS, 'installs'))).toBe('');
+      },
+      600_000,
     );
   });
 });

@@ -14,6 +14,10 @@ export const CHECK_REPOSITORY_DOCS = true;
 export const GOOD_DOCS = fileURLToPath(new URL('../../fixture/docs/good/', import.meta.url));
 /** The fixture tree with one failure of each kind. */
 export const BROKEN_DOCS = fileURLToPath(new URL('../../fixture/docs/broken/', import.meta.url));
+/** The fixture tree whose install commands npm refuses or installs over a conflicting peer. */
+export const INSTALL_RUN_FIXTURE = fileURLToPath(
+  new URL('../../fixture/installs/eresolve/', import.meta.url),
+);
 /** The fixtures' fragment templates. */
 export const FIXTURE_TEMPLATES = fileURLToPath(
   new URL('../../fixture/docs/snippets/', import.meta.url),

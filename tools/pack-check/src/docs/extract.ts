@@ -51,15 +51,30 @@ function classify(attributes: readonly string[]): Pick<DocBlock, 'kind' | 'fragm
   };
 }
 
+/** One fenced block of any language. */
+export interface Fence {
+  /** 0-based index of the opening fence line. */
+  readonly open: number;
+  /** 0-based index of the closing fence line (`lines.length` when never closed). */
+  readonly close: number;
+  /** The fence's info string, trimmed. */
+  readonly info: string;
+  /** The first word of `info`, lower-cased (`ts`, `sh`), or `''`. */
+  readonly language: string;
+  /** The other words of `info`. */
+  readonly attributes: readonly string[];
+  /** The code between the fences, indentation of the fence removed, newline-terminated. */
+  readonly code: string;
+}
+
 /**
- * Every fenced block of `markdown` whose language is `ts` or `typescript`, in order. A fence
- * closes at a line of at least as many of the same fence characters and nothing else; an
- * unclosed fence runs to the end of the document (as CommonMark reads it) and is reported as
- * invalid.
+ * Every fenced block of `markdown`, in order. A fence closes at a line of at least as many of the
+ * same fence characters and nothing else; an unclosed fence runs to the end of the document (as
+ * CommonMark reads it).
  */
-export function extractBlocks(markdown: string, file: string): DocBlock[] {
+export function extractFences(markdown: string): Fence[] {
   const lines = markdown.split(/\r?\n/);
-  const blocks: DocBlock[] = [];
+  const fences: Fence[] = [];
   for (let index = 0; index < lines.length; index += 1) {
     const opening = OPENING.exec(lines[index] as string);
     if (opening === null) continue;
@@ -70,25 +85,42 @@ export function extractBlocks(markdown: string, file: string): DocBlock[] {
     let end = index + 1;
     while (end < lines.length && !closing.test(lines[end] as string)) end += 1;
     const [language = '', ...attributes] = info.split(/\s+/).filter((part) => part.length > 0);
-    if (TS_LANGUAGES.has(language.toLowerCase())) {
-      const body = lines
-        .slice(index + 1, end)
-        .map((line) => stripIndent(line, indent.length))
-        .join('\n');
-      const unclosed = end >= lines.length;
-      blocks.push({
-        file,
-        line: index + 2,
-        info,
-        code: `${body}\n`,
-        ...(unclosed
-          ? { kind: 'invalid', problem: 'the fence is never closed' }
-          : classify(attributes)),
-      });
-    }
+    const body = lines
+      .slice(index + 1, end)
+      .map((line) => stripIndent(line, indent.length))
+      .join('\n');
+    fences.push({
+      open: index,
+      close: end,
+      info,
+      language: language.toLowerCase(),
+      attributes,
+      code: `${body}\n`,
+    });
     index = end;
   }
-  return blocks;
+  return fences;
+}
+
+/**
+ * Every fenced block of `markdown` whose language is `ts` or `typescript`, in order (fences as
+ * `extractFences` reads them); an unclosed fence is reported as invalid.
+ */
+export function extractBlocks(markdown: string, file: string): DocBlock[] {
+  const lineCount = markdown.split(/\r?\n/).length;
+  return extractFences(markdown)
+    .filter((fence) => TS_LANGUAGES.has(fence.language))
+    .map(
+      (fence): DocBlock => ({
+        file,
+        line: fence.open + 2,
+        info: fence.info,
+        code: fence.code,
+        ...(fence.close >= lineCount
+          ? { kind: 'invalid', problem: 'the fence is never closed' }
+          : classify(fence.attributes)),
+      }),
+    );
 }
 
 /** Removes up to `width` leading spaces (a fence indented inside a list item indents its code). */
