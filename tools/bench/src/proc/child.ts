@@ -9,12 +9,14 @@ import { fileURLToPath } from 'node:url';
 const EXEC_ARGV = ['--expose-gc', '--conditions=@rt/source', '--import', 'tsx'];
 
 /**
- * `RT_BENCH_CPU_PROF=<dir>`: server processes (`*server-main.ts`) also write a V8 CPU profile
- * into `<dir>` when they exit (`--cpu-prof`), for the profile evidence behind a figure.
+ * `RT_BENCH_CPU_PROF=<dir>`: server processes (`*server-main.ts`) and Socket Mode clients
+ * (`*client-main.ts`) also write a V8 CPU profile into `<dir>` when they exit (`--cpu-prof`), for
+ * the profile evidence behind a figure.
  */
 function execArgvFor(script: string): string[] {
   const dir = process.env.RT_BENCH_CPU_PROF;
-  if (dir === undefined || dir === '' || !script.endsWith('server-main.ts')) return EXEC_ARGV;
+  const profiled = script.endsWith('server-main.ts') || script.endsWith('client-main.ts');
+  if (dir === undefined || dir === '' || !profiled) return EXEC_ARGV;
   return [...EXEC_ARGV, '--cpu-prof', `--cpu-prof-dir=${dir}`];
 }
 
