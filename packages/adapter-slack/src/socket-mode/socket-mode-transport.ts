@@ -73,9 +73,7 @@ export class SocketModeTransport {
       },
       {
         onEnvelope: (envelope, ack) => {
-          this.#inFlight.track(
-            this.#answer(envelope, ack, this.#loop.openConnection, core.options.clock()),
-          );
+          this.#inFlight.track(this.#answer(envelope, ack, this.#loop.openConnection));
         },
         onUnreadable: (reason) => notice('envelope_unreadable', { reason }),
         onDisconnectFrame: (reason) => this.#loop.noteDisconnectFrame(reason),
@@ -139,19 +137,14 @@ export class SocketModeTransport {
   }
 
   /**
-   * Answers one envelope that arrived on connection `connection` at `receivedAt` (the adapter's
-   * clock) and sends its ack. Never rejects.
+   * Answers one envelope that arrived (now, on the adapter's clock) on connection `connection`
+   * and sends its ack. Never rejects.
    */
-  async #answer(
-    envelope: SocketEnvelope,
-    ack: EnvelopeAck,
-    connection: number,
-    receivedAt: number,
-  ): Promise<void> {
-    const { notice } = this.#core;
+  async #answer(envelope: SocketEnvelope, ack: EnvelopeAck, connection: number): Promise<void> {
+    const { notice, options } = this.#core;
     let action: AckAction;
     try {
-      const pending = this.#actionFor(envelope, receivedAt);
+      const pending = this.#actionFor(envelope, options.clock());
       action = pending instanceof Promise ? await pending : pending;
     } catch (error) {
       notice('envelope_failed', detailOf(envelope), error);
