@@ -46,10 +46,14 @@ async function fromResponse(response: Response, acceptsPayload: boolean): Promis
  * carrying the body (the slash command reply, `response_action`, suggestion options) when the
  * envelope accepts a response payload; `text` a `{ text }` payload likewise; `invalid` a plain ack
  * (noted); `retry` no ack at all, so Slack redelivers the `events_api` envelope; `response` (a web
- * `Response` from a sync handler) its JSON body, or its text as `{ text }`. Never rejects: a body
- * that cannot be read becomes a plain ack, noted as dropped.
+ * `Response` from a sync handler) its JSON body, or its text as `{ text }`. Synchronous except
+ * for `response`, whose body is read first (a promise that never rejects: a body that cannot be
+ * read becomes a plain ack, noted as dropped).
  */
-export async function ackActionOf(ack: SlackAck, acceptsPayload: boolean): Promise<AckAction> {
+export function ackActionOf(
+  ack: SlackAck,
+  acceptsPayload: boolean,
+): AckAction | Promise<AckAction> {
   switch (ack.kind) {
     case 'empty':
       return PLAIN;
@@ -64,9 +68,11 @@ export async function ackActionOf(ack: SlackAck, acceptsPayload: boolean): Promi
         ? { kind: 'withhold' }
         : { kind: 'withhold', reason: ack.reason };
     case 'response':
-      return fromResponse(ack.response, acceptsPayload).catch(() => ({
-        kind: 'ack',
-        dropped: 'the handler returned a Response whose body could not be read',
-      }));
+      return fromResponse(ack.response, acceptsPayload).catch(
+        (): AckAction => ({
+          kind: 'ack',
+          dropped: 'the handler returned a Response whose body could not be read',
+        }),
+      );
   }
 }

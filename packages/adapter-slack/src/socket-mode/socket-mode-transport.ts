@@ -10,38 +10,33 @@ import {
 } from '../parse/classify-payload.js';
 import { type AckAction, ackActionOf } from './ack-action.js';
 import { ConnectionLoop } from './connection-loop.js';
-import { GUARDED_EVENTS_API, GuardedSocketModeClient } from './guarded-client.js';
+import {
+  type EnvelopeAck,
+  GuardedSocketModeClient,
+  type SocketEnvelope,
+} from './guarded-client.js';
 import { loggerBridge } from './logger-bridge.js';
 import type { ResolvedSocketModeOptions } from './options.js';
 
-/** What `@slack/socket-mode` hands its `slack_event` listeners for one envelope. */
-interface SlackEventArgs {
-  ack(response?: Record<string, unknown>): Promise<void>;
-  readonly envelope_id: string;
-  readonly type: string;
-  readonly body: unknown;
-  readonly retry_num?: number;
-  readonly retry_reason?: string;
-  readonly accepts_response_payload?: boolean;
-}
+const SOURCES: ReadonlySet<unknown> = new Set(['events_api', 'slash_commands', 'interactive']);
 
-const SOURCES: ReadonlySet<string> = new Set(['events_api', 'slash_commands', 'interactive']);
-
-function retryOf(args: SlackEventArgs): DeliveryRetry | undefined {
-  const attempt = args.retry_num;
+function retryOf(envelope: SocketEnvelope): DeliveryRetry | undefined {
+  const attempt = envelope.retry_attempt;
   if (typeof attempt !== 'number' || !Number.isInteger(attempt) || attempt <= 0) return undefined;
-  return typeof args.retry_reason === 'string' && args.retry_reason.length > 0
-    ? { attempt, reason: args.retry_reason }
-    : { attempt };
+  const reason = envelope.retry_reason;
+  return typeof reason === 'string' && reason.length > 0 ? { attempt, reason } : { attempt };
 }
 
-/** The envelope's ids for notices: its own id, its type, and the event id of an Events API body. */
-function detailOf(args: SlackEventArgs, source: string): Record<string, unknown> {
-  const body = args.body as { event_id?: unknown; trigger_id?: unknown } | undefined;
-  const eventId = source === 'events_api' ? body?.event_id : body?.trigger_id;
+/**
+ * The envelope's ids for notices: its own id, its type, and the event id of an Events API body
+ * (the trigger id of a direct invocation). Built only when a notice is emitted.
+ */
+function detailOf(envelope: SocketEnvelope): Record<string, unknown> {
+  const body = envelope.payload as { event_id?: unknown; trigger_id?: unknown } | undefined;
+  const eventId = envelope.type === 'events_api' ? body?.event_id : body?.trigger_id;
   return {
-    envelopeId: args.envelope_id,
-    envelopeType: source,
+    envelopeId: envelope.envelope_id,
+    envelopeType: envelope.type,
     ...(typeof eventId === 'string' ? { eventId } : {}),
   };
 }
@@ -77,14 +72,14 @@ export class SocketModeTransport {
         clientOptions: { ...options.clientOptions, slackApiUrl: options.apiUrl },
       },
       {
+        onEnvelope: (envelope, ack) => {
+          this.#inFlight.track(this.#answer(envelope, ack, this.#loop.openConnection));
+        },
         onUnreadable: (reason) => notice('envelope_unreadable', { reason }),
         onDisconnectFrame: (reason) => this.#loop.noteDisconnectFrame(reason),
         onHandlerError: (error) => notice('client_handler_failed', undefined, error),
       },
     );
-    this.#client.on('slack_event', (args: SlackEventArgs) => {
-      this.#inFlight.track(this.#answer(args, this.#loop.openConnection));
-    });
     this.#loop = new ConnectionLoop(this.#client, options, {
       connected: (connection) => notice('socket_connected', { connection }),
       connectFailed: (attempt, retryInMs, error) =>
@@ -141,56 +136,61 @@ export class SocketModeTransport {
     }
   }
 
-  /** Answers one envelope that arrived on connection `connection` and sends its ack. Never rejects. */
-  async #answer(args: SlackEventArgs, connection: number): Promise<void> {
+  /**
+   * Answers one envelope that arrived (now, on the adapter's clock) on connection `connection`
+   * and sends its ack. Never rejects.
+   */
+  async #answer(envelope: SocketEnvelope, ack: EnvelopeAck, connection: number): Promise<void> {
     const { notice, options } = this.#core;
-    const source = args.type === GUARDED_EVENTS_API ? 'events_api' : args.type;
-    const detail = detailOf(args, source);
     let action: AckAction;
     try {
-      action = await this.#actionFor(args, source, options.clock());
+      const pending = this.#actionFor(envelope, options.clock());
+      action = pending instanceof Promise ? await pending : pending;
     } catch (error) {
-      notice('envelope_failed', detail, error);
+      notice('envelope_failed', detailOf(envelope), error);
       // Unanswered events come back (nothing was marked or the mark makes them duplicates).
-      action = source === 'events_api' ? { kind: 'withhold' } : { kind: 'ack' };
+      action = envelope.type === 'events_api' ? { kind: 'withhold' } : { kind: 'ack' };
     }
     if (action.kind === 'withhold') return;
     if (action.invalid !== undefined)
-      notice('envelope_invalid', { ...detail, reason: action.invalid });
+      notice('envelope_invalid', { ...detailOf(envelope), reason: action.invalid });
     if (action.dropped !== undefined)
-      notice('ack_payload_dropped', { ...detail, reason: action.dropped });
+      notice('ack_payload_dropped', { ...detailOf(envelope), reason: action.dropped });
     if (this.#loop.openConnection !== connection) {
       // Its socket is gone: Slack redelivers an event (an accepted one meets its dedupe mark);
       // a direct invocation's user saw an error. Never sent on another connection.
       notice(
         'ack_failed',
-        detail,
+        detailOf(envelope),
         new SlackSocketModeError('the connection the envelope arrived on closed before its ack'),
       );
       return;
     }
     try {
-      await args.ack(action.payload);
+      await ack(action.payload);
     } catch (error) {
-      notice('ack_failed', detail, error);
+      notice('ack_failed', detailOf(envelope), error);
     }
   }
 
-  async #actionFor(args: SlackEventArgs, source: string, receivedAt: number): Promise<AckAction> {
+  /** The ack for `envelope`: at once for what is not dispatched, else once it is answered. */
+  #actionFor(envelope: SocketEnvelope, receivedAt: number): AckAction | Promise<AckAction> {
+    const source = envelope.type;
     if (!SOURCES.has(source)) {
       return { kind: 'ack', invalid: `unknown envelope type ${JSON.stringify(source)}` };
     }
     let inbound: SlackInbound;
     try {
-      inbound = classifySlackPayload(source as SlackPayloadSource, args.body);
+      inbound = classifySlackPayload(source as SlackPayloadSource, envelope.payload);
     } catch (error) {
       return { kind: 'ack', invalid: (error as Error).message };
     }
-    const retry = retryOf(args);
-    const ack = await answerSlackPayload(this.#core, inbound, {
-      receivedAt,
-      ...(retry === undefined ? {} : { retry }),
-    });
-    return ackActionOf(ack, args.accepts_response_payload === true);
+    const retry = retryOf(envelope);
+    const acceptsPayload = envelope.accepts_response_payload === true;
+    return answerSlackPayload(
+      this.#core,
+      inbound,
+      retry === undefined ? { receivedAt } : { receivedAt, retry },
+    ).then((answer) => ackActionOf(answer, acceptsPayload));
   }
 }

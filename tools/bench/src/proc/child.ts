@@ -9,13 +9,23 @@ import { fileURLToPath } from 'node:url';
 const EXEC_ARGV = ['--expose-gc', '--conditions=@rt/source', '--import', 'tsx'];
 
 /**
- * `RT_BENCH_CPU_PROF=<dir>`: server processes (`*server-main.ts`) also write a V8 CPU profile
- * into `<dir>` when they exit (`--cpu-prof`), for the profile evidence behind a figure.
+ * `RT_BENCH_CPU_PROF=<dir>`: server processes (`*server-main.ts`) and Socket Mode clients
+ * (`*client-main.ts`) also write a V8 CPU profile into `<dir>` when they exit (`--cpu-prof`), for
+ * the profile evidence behind a figure.
+ * `RT_BENCH_BUILT=1`: Socket Mode clients load `@rt/*` from their `tsc` build (`dist/`, run
+ * `pnpm build` first) instead of the sources through tsx, whose transform wraps every closure
+ * created at run time in a `__name` call the published build does not have.
  */
 function execArgvFor(script: string): string[] {
+  const client = script.endsWith('client-main.ts');
+  const base =
+    client && process.env.RT_BENCH_BUILT === '1'
+      ? EXEC_ARGV.filter((arg) => arg !== '--conditions=@rt/source')
+      : EXEC_ARGV;
   const dir = process.env.RT_BENCH_CPU_PROF;
-  if (dir === undefined || dir === '' || !script.endsWith('server-main.ts')) return EXEC_ARGV;
-  return [...EXEC_ARGV, '--cpu-prof', `--cpu-prof-dir=${dir}`];
+  if (dir === undefined || dir === '' || !(client || script.endsWith('server-main.ts')))
+    return base;
+  return [...base, '--cpu-prof', `--cpu-prof-dir=${dir}`];
 }
 
 /** A running child process and its IPC messages. */

@@ -2,8 +2,9 @@
  * A minimal local Slack Socket Mode for throughput (child process): `POST
  * /api/apps.connections.open` answers a `ws://` URL on the same port; the first WebSocket
  * connection is greeted with `hello`, then sent `count` unique `events_api` envelopes
- * (`app_mention`) keeping `window` unacknowledged at most, each next one sent on an ack. When all
- * are acked it sends `{ type: 'result', seconds, acked }` over IPC. argv[2] is JSON `PumpConfig`.
+ * (`app_mention`) keeping `window` unacknowledged at most, each next one sent on an ack. It sends
+ * `{ type: 'started' }` over IPC when that connection arrives and `{ type: 'result', seconds,
+ * acked }` when all are acked. argv[2] is JSON `PumpConfig`.
  * Unlike `@rt/testing/slack`'s fake it records nothing, so the fake costs as little as possible.
  */
 import { createServer } from 'node:http';
@@ -49,6 +50,7 @@ wss.on('connection', (socket) => {
     return;
   }
   claimed = true;
+  process.send?.({ type: 'started' });
   socket.send(
     JSON.stringify({
       type: 'hello',
