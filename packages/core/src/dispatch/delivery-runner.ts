@@ -6,6 +6,7 @@ import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
 import type { OutcomeLedger } from '../runtime/outcome-ledger.js';
 import type { ConcurrencyStrategy } from '../strategies/strategy.js';
 import type { CancelSource } from '../util/cancellation.js';
+import { TimerWheel, WheelTimer } from '../util/timer-wheel.js';
 import type { Delivery } from './delivery.js';
 import { type InvokeExtras, invokeHandlers } from './invoke-handlers.js';
 
@@ -40,6 +41,11 @@ export class DeliveryRunner {
   readonly #detachTimeoutMs: number;
   readonly #shutdownSignal: CancelSource;
   readonly #instrumentation: RunnerInstrumentation;
+  readonly #wheel: TimerWheel;
+  /** The detach timeout's callback: one per runner, the delivery is the timer's target. */
+  readonly #detachDue = (delivery: Delivery): void => {
+    delivery.controller.abort(new DetachTimeoutError(this.#detachTimeoutMs));
+  };
   #strategy: ConcurrencyStrategy | undefined;
   /** Deliveries inside the strategy (waiting, running, or releasing their lock). */
   readonly #live = new Set<Delivery>();
@@ -51,11 +57,13 @@ export class DeliveryRunner {
     detachTimeoutMs: number,
     shutdownSignal: CancelSource,
     instrumentation: RunnerInstrumentation = NO_INSTRUMENTATION,
+    wheel: TimerWheel = new TimerWheel(),
   ) {
     this.#ledger = ledger;
     this.#detachTimeoutMs = detachTimeoutMs;
     this.#shutdownSignal = shutdownSignal;
     this.#instrumentation = instrumentation;
+    this.#wheel = wheel;
   }
 
   /** The strategy to run deliveries through (set once, after the strategy got `invoke`). */
@@ -120,12 +128,13 @@ export class DeliveryRunner {
 
   /**
    * Runs a deferred delivery; resolves (never rejects) with its outcome once its slot is free. One
-   * async frame and one timer (with a shared callback, no closure) per delivery in flight.
+   * async frame per delivery in flight, and its detach timeout is a node on the runtime's timer
+   * wheel (a shared callback, no closure, no `setTimeout` of its own).
    */
   async runDeferred(delivery: Delivery): Promise<FinishedDelivery> {
     if (!this.#strategy) throw new Error('DeliveryRunner used before its strategy was set');
-    const timer = setTimeout(abortDetached, this.#detachTimeoutMs, delivery, this.#detachTimeoutMs);
-    timer.unref?.();
+    const timer = new WheelTimer(this.#detachDue, delivery);
+    this.#wheel.schedule(timer, this.#detachTimeoutMs);
     this.#live.add(delivery);
     if (this.#graceOver) delivery.controller.abort(new ShutdownError());
     let result: HandledResult;
@@ -136,7 +145,7 @@ export class DeliveryRunner {
     } finally {
       this.#live.delete(delivery);
     }
-    clearTimeout(timer);
+    this.#wheel.cancel(timer);
     delivery.slot?.release();
     return this.#ledger.settle(delivery, result);
   }
@@ -205,9 +214,4 @@ export class DeliveryRunner {
       this.#live.delete(delivery);
     }
   }
-}
-
-/** The detach timeout of a deferred delivery (a shared timer callback: no closure per delivery). */
-function abortDetached(delivery: Delivery, timeoutMs: number): void {
-  delivery.controller.abort(new DetachTimeoutError(timeoutMs));
 }
