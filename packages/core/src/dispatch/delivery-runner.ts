@@ -8,7 +8,7 @@ import type { ConcurrencyStrategy } from '../strategies/strategy.js';
 import type { CancelSource } from '../util/cancellation.js';
 import { TimerWheel, WheelTimer } from '../util/timer-wheel.js';
 import type { Delivery } from './delivery.js';
-import { type InvokeExtras, invokeHandlers } from './invoke-handlers.js';
+import { type InvokeExtras, invokeHandlers, type RunHooks } from './invoke-handlers.js';
 
 /** How the runner instruments handler runs, fixed at construction. */
 export interface RunnerInstrumentation {
@@ -21,6 +21,9 @@ export interface RunnerInstrumentation {
   /** Emits handlers' `conversation_action` observations; `undefined`: nobody observes. */
   readonly observeActions?: ActionObserver;
 }
+
+/** The extras of a plain run (frozen: shared by every delivery). */
+const NO_EXTRAS: InvokeExtras = Object.freeze({});
 
 const NO_INSTRUMENTATION: RunnerInstrumentation = Object.freeze({
   timeHandlers: false,
@@ -42,6 +45,7 @@ export class DeliveryRunner {
   readonly #shutdownSignal: CancelSource;
   readonly #instrumentation: RunnerInstrumentation;
   readonly #wheel: TimerWheel;
+  readonly #hooks: RunHooks;
   /** The detach timeout's callback: one per runner, the delivery is the timer's target. */
   readonly #detachDue = (delivery: Delivery): void => {
     delivery.controller.abort(new DetachTimeoutError(this.#detachTimeoutMs));
@@ -63,6 +67,7 @@ export class DeliveryRunner {
     this.#detachTimeoutMs = detachTimeoutMs;
     this.#shutdownSignal = shutdownSignal;
     this.#instrumentation = instrumentation;
+    this.#hooks = this.#makeHooks(instrumentation);
     this.#wheel = wheel;
   }
 
@@ -85,46 +90,47 @@ export class DeliveryRunner {
    * the two. Only a run in which a handler was called gets handler timing: when timed, every
    * member's progress gets the run's start and duration (`dispatch_finished` reports them).
    */
-  invoke = async (delivery: Delivery, extras: InvokeExtras = {}): Promise<HandledResult> => {
-    const members = extras.members ?? [delivery];
+  invoke = (delivery: Delivery, extras: InvokeExtras = NO_EXTRAS): Promise<HandledResult> => {
     if (this.#shutdownSignal.aborted) {
       const refused: HandledResult = { outcome: 'shutdown', error: this.#shutdownSignal.reason };
-      for (const member of members) this.#ledger.settle(member, refused);
-      return refused;
+      for (const member of extras.members ?? [delivery]) this.#ledger.settle(member, refused);
+      return Promise.resolve(refused);
     }
-    const { lock } = extras;
-    lock?.lend();
-    let result: HandledResult;
-    try {
-      result = await invokeHandlers(
-        delivery,
-        extras,
-        this.#instrumentation.callHandler,
-        this.#instrumentation.threads,
-        this.#started,
-        this.#instrumentation.observeActions,
-      );
-    } finally {
-      lock?.takeBack();
-    }
-    const startedAt = delivery.progress.handlerStartedAt;
-    const handlerMs = startedAt === undefined ? undefined : Math.max(0, Date.now() - startedAt);
-    for (const member of members) {
-      member.progress.handlerMs = handlerMs;
-      member.progress.handled = result;
-      if (this.#shutdownSignal.aborted) this.#ledger.settle(member, result);
-    }
-    return result;
+    extras.lock?.lend();
+    // No frame of its own: the run ends through the hooks (`ended`, then `finished`).
+    return invokeHandlers(delivery, extras, this.#hooks);
   };
 
-  /** `invokeHandlers`' `onStart`: marks every member started (and, when timed, when). */
-  readonly #started = (delivery: Delivery, extras: InvokeExtras): void => {
-    const startedAt = this.#instrumentation.timeHandlers ? Date.now() : undefined;
-    for (const member of extras.members ?? [delivery]) {
-      member.progress.handlerStarted = true;
-      member.progress.handlerStartedAt = startedAt;
-    }
-  };
+  /** What every run gets: the instrumentation, and the runner's bookkeeping around the run. */
+  #makeHooks(instrumentation: RunnerInstrumentation): RunHooks {
+    return {
+      callHandler: instrumentation.callHandler,
+      threads: instrumentation.threads,
+      observeActions: instrumentation.observeActions,
+      /** Marks every member started (and, when timed, when). */
+      started: (delivery, extras) => {
+        const startedAt = this.#instrumentation.timeHandlers ? Date.now() : undefined;
+        for (const member of extras.members ?? [delivery]) {
+          member.progress.handlerStarted = true;
+          member.progress.handlerStartedAt = startedAt;
+        }
+      },
+      /** The lease's release is owed again before anything about the outcome is recorded. */
+      ended: (_delivery, extras) => {
+        extras.lock?.takeBack();
+      },
+      finished: (delivery, extras, result) => {
+        const startedAt = delivery.progress.handlerStartedAt;
+        const handlerMs = startedAt === undefined ? undefined : Math.max(0, Date.now() - startedAt);
+        for (const member of extras.members ?? [delivery]) {
+          member.progress.handlerMs = handlerMs;
+          member.progress.handled = result;
+          if (this.#shutdownSignal.aborted) this.#ledger.settle(member, result);
+        }
+        return result;
+      },
+    };
+  }
 
   /**
    * Runs a deferred delivery; resolves (never rejects) with its outcome once its slot is free. One

@@ -12,13 +12,17 @@
 /** Something that can end work: a `Cancellation` or a platform `AbortSignal`. */
 export type CancelSource = Cancellation | AbortSignal;
 
-/** One registered listener: a node of its cancellation's doubly linked list (O(1) removal). */
+/**
+ * One registered listener: a node of its cancellation's doubly linked list (O(1) removal). A
+ * follower's node names the cancellation it aborts instead of holding a closure.
+ */
 class ListenerNode {
   prev: ListenerNode | undefined;
   next: ListenerNode | undefined;
   owner: Cancellation | undefined;
   constructor(
-    readonly listener: (reason: unknown) => void,
+    readonly listener: ((reason: unknown) => void) | undefined,
+    readonly follower: Cancellation | undefined,
     owner: Cancellation,
   ) {
     this.owner = owner;
@@ -74,7 +78,8 @@ export class Cancellation {
       node.owner = undefined;
       node.prev = undefined;
       node.next = undefined;
-      node.listener(this.#reason);
+      if (node.follower !== undefined) node.follower.abort(this.#reason);
+      else node.listener?.(this.#reason);
       node = next;
     }
     this.#controller?.abort(this.#reason);
@@ -100,8 +105,8 @@ export class Cancellation {
     return this.#count;
   }
 
-  #add(listener: (reason: unknown) => void): ListenerNode {
-    const node = new ListenerNode(listener, this);
+  #add(listener: ((reason: unknown) => void) | undefined, follower?: Cancellation): ListenerNode {
+    const node = new ListenerNode(listener, follower, this);
     if (this.#tail === undefined) this.#head = node;
     else {
       this.#tail.next = node;
@@ -140,7 +145,7 @@ export class Cancellation {
         break;
       }
       attached.push(
-        source instanceof Cancellation ? source.#add(forward) : listen(source, forward),
+        source instanceof Cancellation ? source.#add(undefined, this) : listen(source, forward),
       );
     }
     if (attached.length === 0) return noop;
@@ -156,6 +161,20 @@ export class Cancellation {
       return noop;
     }
     return detachAll;
+  }
+
+  /**
+   * `follow([source])` for the one-source case (a handler run following its delivery): the same
+   * contract, with no array and no forwarding closure, only the detacher.
+   */
+  follow1(source: CancelSource): () => void {
+    if (source.aborted) {
+      this.abort(source.reason);
+      return noop;
+    }
+    if (!(source instanceof Cancellation)) return listen(source, (reason) => this.abort(reason));
+    const node = source.#add(undefined, this);
+    return () => source.#remove(node);
   }
 }
 
