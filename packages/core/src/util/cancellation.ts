@@ -12,17 +12,26 @@
 /** Something that can end work: a `Cancellation` or a platform `AbortSignal`. */
 export type CancelSource = Cancellation | AbortSignal;
 
+/** An object told when a watched source aborts: what `Cancellation.watch` takes, no closure. */
+export interface AbortHandler {
+  handleAbort(reason: unknown): void;
+}
+
+/** A registration made by `Cancellation.watch`; give it to `Cancellation.unwatch`. */
+export type Watch = { readonly watching: true } | (() => void);
+
 /**
  * One registered listener: a node of its cancellation's doubly linked list (O(1) removal). A
  * follower's node names the cancellation it aborts instead of holding a closure.
  */
 class ListenerNode {
+  readonly watching = true;
   prev: ListenerNode | undefined;
   next: ListenerNode | undefined;
   owner: Cancellation | undefined;
   constructor(
     readonly listener: ((reason: unknown) => void) | undefined,
-    readonly follower: Cancellation | undefined,
+    readonly follower: Cancellation | AbortHandler | undefined,
     owner: Cancellation,
   ) {
     this.owner = owner;
@@ -78,7 +87,9 @@ export class Cancellation {
       node.owner = undefined;
       node.prev = undefined;
       node.next = undefined;
-      if (node.follower !== undefined) node.follower.abort(this.#reason);
+      const follower = node.follower;
+      if (follower instanceof Cancellation) follower.abort(this.#reason);
+      else if (follower !== undefined) follower.handleAbort(this.#reason);
       else node.listener?.(this.#reason);
       node = next;
     }
@@ -105,7 +116,10 @@ export class Cancellation {
     return this.#count;
   }
 
-  #add(listener: ((reason: unknown) => void) | undefined, follower?: Cancellation): ListenerNode {
+  #add(
+    listener: ((reason: unknown) => void) | undefined,
+    follower?: Cancellation | AbortHandler,
+  ): ListenerNode {
     const node = new ListenerNode(listener, follower, this);
     if (this.#tail === undefined) this.#head = node;
     else {
@@ -161,6 +175,26 @@ export class Cancellation {
       return noop;
     }
     return detachAll;
+  }
+
+  /**
+   * Calls `handler.handleAbort(reason)` once `source` aborts (never when it already has: check
+   * `aborted` first). On a `Cancellation` this is one list node and no closure; on a platform
+   * `AbortSignal` one listener. Undo it with `Cancellation.unwatch` when the work is done.
+   */
+  static watch(source: CancelSource, handler: AbortHandler): Watch {
+    if (source instanceof Cancellation) {
+      if (source.#aborted) return noop;
+      return source.#add(undefined, handler);
+    }
+    return listen(source, (reason) => handler.handleAbort(reason));
+  }
+
+  /** Removes what `watch` registered; idempotent. */
+  static unwatch(watch: Watch): void {
+    if (watch instanceof ListenerNode) {
+      if (watch.owner !== undefined) watch.owner.#remove(watch);
+    } else if (typeof watch === 'function') watch();
   }
 
   /**
