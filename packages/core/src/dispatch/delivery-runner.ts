@@ -133,24 +133,35 @@ export class DeliveryRunner {
   }
 
   /**
-   * Runs a deferred delivery; resolves (never rejects) with its outcome once its slot is free. One
-   * async frame per delivery in flight, and its detach timeout is a node on the runtime's timer
-   * wheel (a shared callback, no closure, no `setTimeout` of its own).
+   * Runs a deferred delivery; resolves (never rejects) with its outcome once its slot is free. No
+   * async frame stays suspended for it: the strategy's promise continues into `#finishDeferred`.
+   * Its detach timeout is a node on the runtime's timer wheel (a shared callback, no closure, no
+   * `setTimeout` of its own).
    */
-  async runDeferred(delivery: Delivery): Promise<FinishedDelivery> {
-    if (!this.#strategy) throw new Error('DeliveryRunner used before its strategy was set');
+  runDeferred(delivery: Delivery): Promise<FinishedDelivery> {
+    if (!this.#strategy) {
+      return Promise.reject(new Error('DeliveryRunner used before its strategy was set'));
+    }
     const timer = new WheelTimer(this.#detachDue, delivery);
     this.#wheel.schedule(timer, this.#detachTimeoutMs);
     this.#live.add(delivery);
     if (this.#graceOver) delivery.controller.abort(new ShutdownError());
-    let result: HandledResult;
+    let running: Promise<HandledResult>;
     try {
-      result = await this.#strategy.run(delivery);
+      running = this.#strategy.run(delivery);
     } catch (error) {
-      result = { outcome: 'failed', error };
-    } finally {
-      this.#live.delete(delivery);
+      running = Promise.resolve({ outcome: 'failed', error });
     }
+    return running.then(
+      (result) => this.#finishDeferred(timer, result),
+      (error: unknown) => this.#finishDeferred(timer, { outcome: 'failed', error }),
+    );
+  }
+
+  /** The strategy resolved a deferred delivery: its slot frees and its outcome is recorded. */
+  #finishDeferred(timer: WheelTimer<Delivery>, result: HandledResult): FinishedDelivery {
+    const delivery = timer.target;
+    this.#live.delete(delivery);
     this.#wheel.cancel(timer);
     delivery.slot?.release();
     return this.#ledger.settle(delivery, result);

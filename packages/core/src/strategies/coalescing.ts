@@ -201,16 +201,15 @@ export class CoalescingEngine {
     // From here the survivor runs: no later delivery can supersede it.
     this.#entries.delete(key);
     survivor.detach();
-    let result: HandledResult;
-    try {
-      result = await this.#host.invoke(survivor.delivery, {
-        lock,
-        skipped: survivor.skipped,
-      });
-    } finally {
-      await lock.release();
-    }
-    survivor.settle(result);
+    // Continued by callbacks, not awaited: this frame ends while the handler runs.
+    const held = lock;
+    this.#host.invoke(survivor.delivery, { lock: held, skipped: survivor.skipped }).then(
+      (result) => held.release().then(() => survivor.settle(result)),
+      (error: unknown) =>
+        held.release().then(() => {
+          throw error;
+        }),
+    );
   }
 
   /** Waits until the entry's quiet window (restarted by supersession) has passed. */
