@@ -6,8 +6,9 @@ import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
 import type { OutcomeLedger } from '../runtime/outcome-ledger.js';
 import type { ConcurrencyStrategy } from '../strategies/strategy.js';
 import type { CancelSource } from '../util/cancellation.js';
+import { TimerWheel, WheelTimer } from '../util/timer-wheel.js';
 import type { Delivery } from './delivery.js';
-import { type InvokeExtras, invokeHandlers } from './invoke-handlers.js';
+import { type InvokeExtras, invokeHandlers, type RunHooks } from './invoke-handlers.js';
 
 /** How the runner instruments handler runs, fixed at construction. */
 export interface RunnerInstrumentation {
@@ -20,6 +21,9 @@ export interface RunnerInstrumentation {
   /** Emits handlers' `conversation_action` observations; `undefined`: nobody observes. */
   readonly observeActions?: ActionObserver;
 }
+
+/** The extras of a plain run (frozen: shared by every delivery). */
+const NO_EXTRAS: InvokeExtras = Object.freeze({});
 
 const NO_INSTRUMENTATION: RunnerInstrumentation = Object.freeze({
   timeHandlers: false,
@@ -40,6 +44,12 @@ export class DeliveryRunner {
   readonly #detachTimeoutMs: number;
   readonly #shutdownSignal: CancelSource;
   readonly #instrumentation: RunnerInstrumentation;
+  readonly #wheel: TimerWheel;
+  readonly #hooks: RunHooks;
+  /** The detach timeout's callback: one per runner, the delivery is the timer's target. */
+  readonly #detachDue = (delivery: Delivery): void => {
+    delivery.controller.abort(new DetachTimeoutError(this.#detachTimeoutMs));
+  };
   #strategy: ConcurrencyStrategy | undefined;
   /** Deliveries inside the strategy (waiting, running, or releasing their lock). */
   readonly #live = new Set<Delivery>();
@@ -51,11 +61,14 @@ export class DeliveryRunner {
     detachTimeoutMs: number,
     shutdownSignal: CancelSource,
     instrumentation: RunnerInstrumentation = NO_INSTRUMENTATION,
+    wheel: TimerWheel = new TimerWheel(),
   ) {
     this.#ledger = ledger;
     this.#detachTimeoutMs = detachTimeoutMs;
     this.#shutdownSignal = shutdownSignal;
     this.#instrumentation = instrumentation;
+    this.#hooks = this.#makeHooks(instrumentation);
+    this.#wheel = wheel;
   }
 
   /** The strategy to run deliveries through (set once, after the strategy got `invoke`). */
@@ -77,66 +90,79 @@ export class DeliveryRunner {
    * the two. Only a run in which a handler was called gets handler timing: when timed, every
    * member's progress gets the run's start and duration (`dispatch_finished` reports them).
    */
-  invoke = async (delivery: Delivery, extras: InvokeExtras = {}): Promise<HandledResult> => {
-    const members = extras.members ?? [delivery];
+  invoke = (delivery: Delivery, extras: InvokeExtras = NO_EXTRAS): Promise<HandledResult> => {
     if (this.#shutdownSignal.aborted) {
       const refused: HandledResult = { outcome: 'shutdown', error: this.#shutdownSignal.reason };
-      for (const member of members) this.#ledger.settle(member, refused);
-      return refused;
+      for (const member of extras.members ?? [delivery]) this.#ledger.settle(member, refused);
+      return Promise.resolve(refused);
     }
-    const { lock } = extras;
-    lock?.lend();
-    let result: HandledResult;
-    try {
-      result = await invokeHandlers(
-        delivery,
-        extras,
-        this.#instrumentation.callHandler,
-        this.#instrumentation.threads,
-        this.#started,
-        this.#instrumentation.observeActions,
-      );
-    } finally {
-      lock?.takeBack();
-    }
-    const startedAt = delivery.progress.handlerStartedAt;
-    const handlerMs = startedAt === undefined ? undefined : Math.max(0, Date.now() - startedAt);
-    for (const member of members) {
-      member.progress.handlerMs = handlerMs;
-      member.progress.handled = result;
-      if (this.#shutdownSignal.aborted) this.#ledger.settle(member, result);
-    }
-    return result;
+    extras.lock?.lend();
+    // No frame of its own: the run ends through the hooks (`ended`, then `finished`).
+    return invokeHandlers(delivery, extras, this.#hooks);
   };
 
-  /** `invokeHandlers`' `onStart`: marks every member started (and, when timed, when). */
-  readonly #started = (delivery: Delivery, extras: InvokeExtras): void => {
-    const startedAt = this.#instrumentation.timeHandlers ? Date.now() : undefined;
-    for (const member of extras.members ?? [delivery]) {
-      member.progress.handlerStarted = true;
-      member.progress.handlerStartedAt = startedAt;
-    }
-  };
+  /** What every run gets: the instrumentation, and the runner's bookkeeping around the run. */
+  #makeHooks(instrumentation: RunnerInstrumentation): RunHooks {
+    return {
+      callHandler: instrumentation.callHandler,
+      threads: instrumentation.threads,
+      observeActions: instrumentation.observeActions,
+      /** Marks every member started (and, when timed, when). */
+      started: (delivery, extras) => {
+        const startedAt = this.#instrumentation.timeHandlers ? Date.now() : undefined;
+        for (const member of extras.members ?? [delivery]) {
+          member.progress.handlerStarted = true;
+          member.progress.handlerStartedAt = startedAt;
+        }
+      },
+      /** The lease's release is owed again before anything about the outcome is recorded. */
+      ended: (_delivery, extras) => {
+        extras.lock?.takeBack();
+      },
+      finished: (delivery, extras, result) => {
+        const startedAt = delivery.progress.handlerStartedAt;
+        const handlerMs = startedAt === undefined ? undefined : Math.max(0, Date.now() - startedAt);
+        for (const member of extras.members ?? [delivery]) {
+          member.progress.handlerMs = handlerMs;
+          member.progress.handled = result;
+          if (this.#shutdownSignal.aborted) this.#ledger.settle(member, result);
+        }
+        return result;
+      },
+    };
+  }
 
   /**
-   * Runs a deferred delivery; resolves (never rejects) with its outcome once its slot is free. One
-   * async frame and one timer (with a shared callback, no closure) per delivery in flight.
+   * Runs a deferred delivery; resolves (never rejects) with its outcome once its slot is free. No
+   * async frame stays suspended for it: the strategy's promise continues into `#finishDeferred`.
+   * Its detach timeout is a node on the runtime's timer wheel (a shared callback, no closure, no
+   * `setTimeout` of its own).
    */
-  async runDeferred(delivery: Delivery): Promise<FinishedDelivery> {
-    if (!this.#strategy) throw new Error('DeliveryRunner used before its strategy was set');
-    const timer = setTimeout(abortDetached, this.#detachTimeoutMs, delivery, this.#detachTimeoutMs);
-    timer.unref?.();
+  runDeferred(delivery: Delivery): Promise<FinishedDelivery> {
+    if (!this.#strategy) {
+      return Promise.reject(new Error('DeliveryRunner used before its strategy was set'));
+    }
+    const timer = new WheelTimer(this.#detachDue, delivery);
+    this.#wheel.schedule(timer, this.#detachTimeoutMs);
     this.#live.add(delivery);
     if (this.#graceOver) delivery.controller.abort(new ShutdownError());
-    let result: HandledResult;
+    let running: Promise<HandledResult>;
     try {
-      result = await this.#strategy.run(delivery);
+      running = this.#strategy.run(delivery);
     } catch (error) {
-      result = { outcome: 'failed', error };
-    } finally {
-      this.#live.delete(delivery);
+      running = Promise.resolve({ outcome: 'failed', error });
     }
-    clearTimeout(timer);
+    return running.then(
+      (result) => this.#finishDeferred(timer, result),
+      (error: unknown) => this.#finishDeferred(timer, { outcome: 'failed', error }),
+    );
+  }
+
+  /** The strategy resolved a deferred delivery: its slot frees and its outcome is recorded. */
+  #finishDeferred(timer: WheelTimer<Delivery>, result: HandledResult): FinishedDelivery {
+    const delivery = timer.target;
+    this.#live.delete(delivery);
+    this.#wheel.cancel(timer);
     delivery.slot?.release();
     return this.#ledger.settle(delivery, result);
   }
@@ -205,9 +231,4 @@ export class DeliveryRunner {
       this.#live.delete(delivery);
     }
   }
-}
-
-/** The detach timeout of a deferred delivery (a shared timer callback: no closure per delivery). */
-function abortDetached(delivery: Delivery, timeoutMs: number): void {
-  delivery.controller.abort(new DetachTimeoutError(timeoutMs));
 }

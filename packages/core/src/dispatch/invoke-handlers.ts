@@ -34,66 +34,107 @@ export function outcomeForAbort(reason: unknown): Outcome {
 }
 
 /**
+ * What the runner lends every run, fixed per runtime: one object, no closure per delivery.
+ */
+export interface RunHooks {
+  /** The observers' `aroundHandler`s, composed; `undefined`: handlers are called directly. */
+  readonly callHandler: HandlerCaller | undefined;
+  /** What `ctx.thread` works with. */
+  readonly threads: ThreadHost | undefined;
+  /** Emits handlers' `conversation_action` observations; `undefined`: nobody observes. */
+  readonly observeActions: ActionObserver | undefined;
+  /** Called once, right before the first handler is called. */
+  started(delivery: Delivery, extras: InvokeExtras): void;
+  /** The run is over (on every path): called before `finished`, and even when the run threw. */
+  ended(delivery: Delivery, extras: InvokeExtras): void;
+  /** The run's result, once `ended` ran; what it returns is what the run resolves with. */
+  finished(delivery: Delivery, extras: InvokeExtras, result: HandledResult): HandledResult;
+}
+
+/** Hooks of a run nobody instruments or keeps books on (handlers called directly). */
+const PLAIN_RUN: RunHooks = Object.freeze({
+  callHandler: undefined,
+  threads: undefined,
+  observeActions: undefined,
+  started: () => {},
+  ended: () => {},
+  finished: (_delivery: Delivery, _extras: InvokeExtras, result: HandledResult) => result,
+});
+
+/**
  * Runs `delivery`'s handlers one after another, in registration order, under one context.
  * A handler that throws makes the result `failed` (first error kept) but the others still run;
  * once the signal aborts no further handler starts, and the result is the abort's outcome
  * (`timed-out`, `preempted`, `shutdown`) however the running handler ended. Resolves only after
- * the last started handler's promise settled; never rejects. With `callHandler` (the observers'
- * `aroundHandler`s), each handler is called through it. The run's cancellation is lazy:
- * `ctx.signal` becomes a real `AbortSignal` only when a handler (or `ctx.reply`) reads it.
- * `onStart` is called once, right before the first handler is called; never when the signal
- * had aborted before any handler started (then no handler ran).
+ * the last started handler's promise settled; never rejects. A handler that returns no promise
+ * (a thenable) is not awaited: a synchronous handler costs no promise hop. With
+ * `hooks.callHandler` (the observers' `aroundHandler`s), each handler is called through it. The
+ * run's cancellation is lazy: `ctx.signal` becomes a real `AbortSignal` only when a handler (or
+ * `ctx.reply`) reads it. `hooks.started` is called once, right before the first handler is
+ * called; never when the signal had aborted before any handler started (then no handler ran).
  */
 export async function invokeHandlers(
   delivery: Delivery,
   extras: InvokeExtras = {},
-  callHandler?: HandlerCaller,
-  threads?: ThreadHost,
-  onStart?: (delivery: Delivery, extras: InvokeExtras) => void,
-  observe?: ActionObserver,
+  hooks: RunHooks = PLAIN_RUN,
 ): Promise<HandledResult> {
   const controller = new Cancellation();
-  const detach =
-    extras.signals === undefined && extras.lock === undefined
-      ? controller.follow([delivery.controller])
-      : controller.follow([
-          delivery.controller,
-          ...(extras.signals ?? []),
-          extras.lock?.cancellation,
-        ]);
-  const ctx = new RunContext(delivery, controller, extras, threads, observe);
   let response: unknown;
   let error: unknown;
   let failed = false;
   let started = false;
+  const { callHandler } = hooks;
   try {
-    for (const handler of delivery.handlers) {
-      if (controller.aborted) break;
-      if (!started) {
-        started = true;
-        onStart?.(delivery, extras);
-      }
-      try {
-        const value = await (callHandler ? callHandler(handler, ctx) : handler(ctx));
-        if (delivery.mode === 'deferred' && isFormErrors(value)) {
-          // Nobody reads a deferred handler's value: the adapter shows the errors itself.
-          await ctx.showFormErrors(value);
-        } else if (response === undefined && value !== undefined) response = value;
-      } catch (thrown) {
-        if (!failed) {
-          failed = true;
-          error = thrown;
+    const detach =
+      extras.signals === undefined && extras.lock === undefined
+        ? controller.follow1(delivery.controller)
+        : controller.follow([
+            delivery.controller,
+            ...(extras.signals ?? []),
+            extras.lock?.cancellation,
+          ]);
+    const ctx = new RunContext(delivery, controller, extras, hooks.threads, hooks.observeActions);
+    try {
+      for (const handler of delivery.handlers) {
+        if (controller.aborted) break;
+        if (!started) {
+          started = true;
+          hooks.started(delivery, extras);
+        }
+        try {
+          let value = callHandler ? callHandler(handler, ctx) : handler(ctx);
+          if (isThenable(value)) value = await value;
+          if (delivery.mode === 'deferred' && isFormErrors(value)) {
+            // Nobody reads a deferred handler's value: the adapter shows the errors itself.
+            await ctx.showFormErrors(value);
+          } else if (response === undefined && value !== undefined) response = value;
+        } catch (thrown) {
+          if (!failed) {
+            failed = true;
+            error = thrown;
+          }
         }
       }
+    } finally {
+      detach();
     }
   } finally {
-    detach();
+    hooks.ended(delivery, extras);
   }
+  let result: HandledResult;
   if (controller.aborted) {
     const reason: unknown = controller.reason;
-    return { outcome: outcomeForAbort(reason), error: reason };
-  }
-  return failed ? { outcome: 'failed', error } : { outcome: 'completed', response };
+    result = { outcome: outcomeForAbort(reason), error: reason };
+  } else result = failed ? { outcome: 'failed', error } : { outcome: 'completed', response };
+  return hooks.finished(delivery, extras, result);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /** Shared by every context without skipped events (frozen: handlers cannot change it). */

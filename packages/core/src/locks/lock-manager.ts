@@ -4,6 +4,7 @@ import { ReleaseWaiters } from '../state/release-waiters.js';
 import { hasLockWakeups, type Lease, type State } from '../state/state.js';
 import { Cancellation, type CancelSource } from '../util/cancellation.js';
 import { abortable } from '../util/signals.js';
+import { TimerWheel, WheelTimer } from '../util/timer-wheel.js';
 
 /**
  * A Thread Lock held by this runtime. While held it renews every third of the TTL. `signal`
@@ -45,6 +46,8 @@ export class LockManager {
   readonly #state: State;
   readonly #ttlMs: number;
   readonly #observe: (observation: Observation) => void;
+  /** Where every lease's renewal and local expiry wait (one armed `setTimeout` for all). */
+  readonly wheel: TimerWheel;
   /** Not unref'd: a parked waiter is accepted work and keeps the process alive. */
   readonly #releaseWaiters = new ReleaseWaiters({ keepAlive: true });
   /**
@@ -56,10 +59,17 @@ export class LockManager {
   /** `ioSettled` waiters, woken when the count reaches 0. */
   #ioWaiters: (() => void)[] = [];
 
-  constructor(state: State, ttlMs: number, observe: (observation: Observation) => void) {
+  /** `wheel`: the timer wheel leases' timers share (the runtime's; default a wheel of its own). */
+  constructor(
+    state: State,
+    ttlMs: number,
+    observe: (observation: Observation) => void,
+    wheel: TimerWheel = new TimerWheel(),
+  ) {
     this.#state = state;
     this.#ttlMs = ttlMs;
     this.#observe = observe;
+    this.wheel = wheel;
   }
 
   /**
@@ -160,7 +170,10 @@ function expiryDue(lock: RenewedLock): void {
   lock.expiryDue();
 }
 
-/** A lease plus its renewal loop. Timers are re-armed `setTimeout`s, `unref()`ed. */
+/**
+ * A lease plus its renewal loop. Its two timers (renewal, local expiry) are reusable nodes on the
+ * manager's timer wheel, re-armed like `setTimeout`s, never keeping the process alive.
+ */
 class RenewedLock implements HeldLock {
   readonly #manager: LockManager;
   readonly #state: State;
@@ -169,8 +182,8 @@ class RenewedLock implements HeldLock {
   readonly #observe: (observation: Observation) => void;
   readonly #controller = new Cancellation();
   #localExpiresAt: number;
-  #renewTimer: ReturnType<typeof setTimeout> | undefined;
-  #expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #renewTimer = new WheelTimer(renewDue, this);
+  readonly #expiryTimer = new WheelTimer(expiryDue, this);
   #releasing: Promise<void> | undefined;
   /** Whether this lease holds one count of its manager's owed I/O (see `LockManager.ioOwed`). */
   #owes = true;
@@ -262,15 +275,13 @@ class RenewedLock implements HeldLock {
   }
 
   #armRenewal(): void {
-    this.#renewTimer = setTimeout(renewDue, this.#ttlMs / 3, this);
-    this.#renewTimer.unref?.();
+    this.#manager.wheel.schedule(this.#renewTimer, this.#ttlMs / 3);
   }
 
   #armExpiry(): void {
-    clearTimeout(this.#expiryTimer);
     const remaining = Math.max(0, this.#localExpiresAt - Date.now());
-    this.#expiryTimer = setTimeout(expiryDue, remaining, this);
-    this.#expiryTimer.unref?.();
+    // In the lane of the full TTL: expiries are scheduled in the order of their deadlines.
+    this.#manager.wheel.schedule(this.#expiryTimer, remaining, this.#ttlMs);
   }
 
   /** The renewal timer fired. */
@@ -327,9 +338,7 @@ class RenewedLock implements HeldLock {
   }
 
   #stopTimers(): void {
-    clearTimeout(this.#renewTimer);
-    clearTimeout(this.#expiryTimer);
-    this.#renewTimer = undefined;
-    this.#expiryTimer = undefined;
+    this.#manager.wheel.cancel(this.#renewTimer);
+    this.#manager.wheel.cancel(this.#expiryTimer);
   }
 }

@@ -19,6 +19,7 @@ import { Router } from '../routing/router.js';
 import { createStrategy } from '../strategies/create-strategy.js';
 import type { ConcurrencyStrategy } from '../strategies/strategy.js';
 import { Cancellation } from '../util/cancellation.js';
+import { TimerWheel } from '../util/timer-wheel.js';
 import type { CreateRuntimeOptions, ResolvedRuntimeOptions } from './options.js';
 import { OutcomeLedger } from './outcome-ledger.js';
 import type { Runtime, RuntimeStats, ShutdownOptions } from './runtime-types.js';
@@ -81,6 +82,8 @@ class RtRuntime implements Runtime {
     const observing = () => this.#observers.active;
     this.#threads = new ThreadHost(options.state, emit);
     this.#ledger = new OutcomeLedger(emit, observing);
+    // One armed `setTimeout` for every detach timeout, lease renewal and lease expiry.
+    const wheel = new TimerWheel();
     this.#runner = new DeliveryRunner(
       this.#ledger,
       options.detachTimeoutMs,
@@ -93,8 +96,9 @@ class RtRuntime implements Runtime {
         threads: this.#threads,
         observeActions: this.#observers.active ? observeWork : undefined,
       },
+      wheel,
     );
-    this.#locks = new LockManager(options.state, options.lockTtlMs, observeWork);
+    this.#locks = new LockManager(options.state, options.lockTtlMs, observeWork, wheel);
     this.#strategy = createStrategy({
       locks: this.#locks,
       config: options.concurrency,

@@ -4,18 +4,51 @@ import { eventRef, type RtEvent } from '../event/event.js';
 import { acquireWhenFree } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
-import { Cancellation, listen } from '../util/cancellation.js';
+import {
+  type AbortHandler,
+  Cancellation,
+  type CancelSource,
+  type Watch,
+} from '../util/cancellation.js';
 import { delay } from '../util/signals.js';
 import type { StrategyHost } from './strategy.js';
 
-/** The delivery currently parked for a scope, with what it superseded. */
-interface Survivor {
-  readonly delivery: Delivery;
-  /** Events it superseded on this instance, oldest first. */
-  readonly skipped: RtEvent[];
-  readonly settle: (result: HandledResult) => void;
+/**
+ * The delivery currently parked for a scope, with what it superseded: one record that is its own
+ * abort handler (watching its delivery's life and the runtime's shutdown), no closures.
+ */
+class Survivor implements AbortHandler {
+  #own: Watch | undefined;
+  #shutdown: Watch | undefined;
+
+  constructor(
+    readonly engine: CoalescingEngine,
+    readonly key: string,
+    readonly entry: Entry,
+    readonly delivery: Delivery,
+    /** Events it superseded on this instance, oldest first. */
+    readonly skipped: RtEvent[],
+    readonly settle: (result: HandledResult) => void,
+  ) {}
+
+  /** Starts watching its delivery's life and `shutdown`. */
+  watch(shutdown: CancelSource): void {
+    this.#own = Cancellation.watch(this.delivery.controller, this);
+    this.#shutdown = Cancellation.watch(shutdown, this);
+  }
+
   /** Removes the survivor's abort listeners. */
-  readonly detach: () => void;
+  detach(): void {
+    if (this.#own !== undefined) Cancellation.unwatch(this.#own);
+    if (this.#shutdown !== undefined) Cancellation.unwatch(this.#shutdown);
+    this.#own = undefined;
+    this.#shutdown = undefined;
+  }
+
+  /** Its delivery's life or the shutdown aborted while it was parked. */
+  handleAbort(reason: unknown): void {
+    this.engine.left(this, reason);
+  }
 }
 
 /** One scope's parking place. Exists while a survivor waits; deleted when it runs or leaves. */
@@ -92,26 +125,21 @@ export class CoalescingEngine {
       this.#empty(key, entry);
       return false;
     }
-    const onAbort = (reason: unknown) => {
-      if (entry.survivor?.delivery !== delivery) return;
-      entry.survivor.detach();
-      entry.survivor = undefined;
-      settle({ outcome: outcomeForAbort(reason), error: reason });
-      this.#empty(key, entry);
-    };
-    // Two listeners (its own life, the runtime's shutdown), no cancellation in between.
-    const stopOwn = delivery.controller.onAbort(onAbort);
-    const stopShutdown = listen(shutdown, onAbort);
-    entry.survivor = {
-      delivery,
-      skipped,
-      settle,
-      detach: () => {
-        stopOwn();
-        stopShutdown();
-      },
-    };
+    // Two watches (its own life, the runtime's shutdown), no cancellation in between.
+    const survivor = new Survivor(this, key, entry, delivery, skipped, settle);
+    entry.survivor = survivor;
+    survivor.watch(shutdown);
     return true;
+  }
+
+  /** @internal A parked survivor's delivery or the runtime aborted: it leaves with that outcome. */
+  left(survivor: Survivor, reason: unknown): void {
+    const { entry } = survivor;
+    if (entry.survivor !== survivor) return;
+    survivor.detach();
+    entry.survivor = undefined;
+    survivor.settle({ outcome: outcomeForAbort(reason), error: reason });
+    this.#empty(survivor.key, entry);
   }
 
   #supersede(
@@ -173,16 +201,15 @@ export class CoalescingEngine {
     // From here the survivor runs: no later delivery can supersede it.
     this.#entries.delete(key);
     survivor.detach();
-    let result: HandledResult;
-    try {
-      result = await this.#host.invoke(survivor.delivery, {
-        lock,
-        skipped: survivor.skipped,
-      });
-    } finally {
-      await lock.release();
-    }
-    survivor.settle(result);
+    // Continued by callbacks, not awaited: this frame ends while the handler runs.
+    const held = lock;
+    this.#host.invoke(survivor.delivery, { lock: held, skipped: survivor.skipped }).then(
+      (result) => held.release().then(() => survivor.settle(result)),
+      (error: unknown) =>
+        held.release().then(() => {
+          throw error;
+        }),
+    );
   }
 
   /** Waits until the entry's quiet window (restarted by supersession) has passed. */

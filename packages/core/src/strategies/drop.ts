@@ -19,7 +19,7 @@ export class DropStrategy implements ConcurrencyStrategy {
     this.#host = host;
   }
 
-  async run(delivery: Delivery): Promise<HandledResult> {
+  run(delivery: Delivery): Promise<HandledResult> {
     return runLocked(this.#host, delivery, () => {
       this.#host.observe({
         type: 'lock_conflict',
@@ -60,9 +60,14 @@ export async function runLocked(
     return { outcome: outcomeForAbort(reason), error: reason };
   }
   if (lock === null) return onConflict();
-  try {
-    return await host.invoke(delivery, { ...extras, lock });
-  } finally {
-    await lock.release();
-  }
+  // Continued by callbacks, not awaited: no frame of this function stays suspended while the
+  // handler runs. The lock is released before the result is passed on, whatever happened.
+  const held = lock;
+  return host.invoke(delivery, { ...extras, lock: held }).then(
+    (result) => held.release().then(() => result),
+    (error: unknown) =>
+      held.release().then(() => {
+        throw error;
+      }),
+  );
 }

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Cancellation } from './cancellation.js';
 import { abortable, delay } from './signals.js';
@@ -141,5 +142,57 @@ describe('abortable and delay', () => {
     cancel.abort('stop');
     await expect(aborted).rejects.toBe('stop');
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('watch tells a handler object the reason once, and unwatch removes it from either kind of source', () => {
+    const reasons: unknown[] = [];
+    const handler = { handleAbort: (reason: unknown) => reasons.push(reason) };
+    const source = new Cancellation();
+    const kept = Cancellation.watch(source, handler);
+    const removed = Cancellation.watch(source, handler);
+    expect(source.listenerCount).toBe(2);
+    Cancellation.unwatch(removed);
+    Cancellation.unwatch(removed);
+    expect(source.listenerCount).toBe(1);
+    source.abort('gone');
+    expect(reasons).toEqual(['gone']);
+    Cancellation.unwatch(kept);
+
+    const platform = new AbortController();
+    const watch = Cancellation.watch(platform.signal, handler);
+    expect(getEventListeners(platform.signal, 'abort')).toHaveLength(1);
+    Cancellation.unwatch(watch);
+    expect(getEventListeners(platform.signal, 'abort')).toHaveLength(0);
+    platform.abort('late');
+    expect(reasons).toEqual(['gone']);
+  });
+
+  it('watch on a source that already aborted registers nothing and never calls the handler', () => {
+    const handleAbort = vi.fn();
+    const source = new Cancellation();
+    source.abort('before');
+    Cancellation.unwatch(Cancellation.watch(source, { handleAbort }));
+    expect(handleAbort).not.toHaveBeenCalled();
+  });
+
+  it('follow1 aborts with its one source, at once when it already has, and its detacher removes it', () => {
+    const source = new Cancellation();
+    const follower = new Cancellation();
+    const detach = follower.follow1(source);
+    expect(source.listenerCount).toBe(1);
+    source.abort('first');
+    expect(follower.reason).toBe('first');
+
+    const other = new Cancellation();
+    const detached = new Cancellation();
+    detached.follow1(other)();
+    expect(other.listenerCount).toBe(0);
+    other.abort('ignored');
+    expect(detached.aborted).toBe(false);
+
+    const early = new Cancellation();
+    early.follow1(source);
+    expect(early.reason).toBe('first');
+    detach();
   });
 });

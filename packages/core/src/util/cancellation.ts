@@ -12,13 +12,26 @@
 /** Something that can end work: a `Cancellation` or a platform `AbortSignal`. */
 export type CancelSource = Cancellation | AbortSignal;
 
-/** One registered listener: a node of its cancellation's doubly linked list (O(1) removal). */
+/** An object told when a watched source aborts: what `Cancellation.watch` takes, no closure. */
+export interface AbortHandler {
+  handleAbort(reason: unknown): void;
+}
+
+/** A registration made by `Cancellation.watch`; give it to `Cancellation.unwatch`. */
+export type Watch = { readonly watching: true } | (() => void);
+
+/**
+ * One registered listener: a node of its cancellation's doubly linked list (O(1) removal). A
+ * follower's node names the cancellation it aborts instead of holding a closure.
+ */
 class ListenerNode {
+  readonly watching = true;
   prev: ListenerNode | undefined;
   next: ListenerNode | undefined;
   owner: Cancellation | undefined;
   constructor(
-    readonly listener: (reason: unknown) => void,
+    readonly listener: ((reason: unknown) => void) | undefined,
+    readonly follower: Cancellation | AbortHandler | undefined,
     owner: Cancellation,
   ) {
     this.owner = owner;
@@ -74,7 +87,10 @@ export class Cancellation {
       node.owner = undefined;
       node.prev = undefined;
       node.next = undefined;
-      node.listener(this.#reason);
+      const follower = node.follower;
+      if (follower instanceof Cancellation) follower.abort(this.#reason);
+      else if (follower !== undefined) follower.handleAbort(this.#reason);
+      else node.listener?.(this.#reason);
       node = next;
     }
     this.#controller?.abort(this.#reason);
@@ -100,8 +116,11 @@ export class Cancellation {
     return this.#count;
   }
 
-  #add(listener: (reason: unknown) => void): ListenerNode {
-    const node = new ListenerNode(listener, this);
+  #add(
+    listener: ((reason: unknown) => void) | undefined,
+    follower?: Cancellation | AbortHandler,
+  ): ListenerNode {
+    const node = new ListenerNode(listener, follower, this);
     if (this.#tail === undefined) this.#head = node;
     else {
       this.#tail.next = node;
@@ -140,7 +159,7 @@ export class Cancellation {
         break;
       }
       attached.push(
-        source instanceof Cancellation ? source.#add(forward) : listen(source, forward),
+        source instanceof Cancellation ? source.#add(undefined, this) : listen(source, forward),
       );
     }
     if (attached.length === 0) return noop;
@@ -156,6 +175,40 @@ export class Cancellation {
       return noop;
     }
     return detachAll;
+  }
+
+  /**
+   * Calls `handler.handleAbort(reason)` once `source` aborts (never when it already has: check
+   * `aborted` first). On a `Cancellation` this is one list node and no closure; on a platform
+   * `AbortSignal` one listener. Undo it with `Cancellation.unwatch` when the work is done.
+   */
+  static watch(source: CancelSource, handler: AbortHandler): Watch {
+    if (source instanceof Cancellation) {
+      if (source.#aborted) return noop;
+      return source.#add(undefined, handler);
+    }
+    return listen(source, (reason) => handler.handleAbort(reason));
+  }
+
+  /** Removes what `watch` registered; idempotent. */
+  static unwatch(watch: Watch): void {
+    if (watch instanceof ListenerNode) {
+      if (watch.owner !== undefined) watch.owner.#remove(watch);
+    } else if (typeof watch === 'function') watch();
+  }
+
+  /**
+   * `follow([source])` for the one-source case (a handler run following its delivery): the same
+   * contract, with no array and no forwarding closure, only the detacher.
+   */
+  follow1(source: CancelSource): () => void {
+    if (source.aborted) {
+      this.abort(source.reason);
+      return noop;
+    }
+    if (!(source instanceof Cancellation)) return listen(source, (reason) => this.abort(reason));
+    const node = source.#add(undefined, this);
+    return () => source.#remove(node);
   }
 }
 

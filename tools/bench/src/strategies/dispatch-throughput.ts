@@ -10,6 +10,11 @@ export interface ThroughputResult {
   readonly strategy: StrategyName;
   readonly dispatches: number;
   readonly seconds: number;
+  /**
+   * Seconds the event loop was busy during the run (`performance.eventLoopUtilization`): the
+   * wall time minus the time it sat idle, which is where debounce's and burst's windows go.
+   */
+  readonly busySeconds: number;
   readonly perSecond: number;
   readonly completed: number;
 }
@@ -18,7 +23,8 @@ export interface ThroughputResult {
  * Dispatches `count` unique events (each in its own thread, so no strategy coalesces or drops)
  * through a runtime on memory State with a no-op handler, in waves no larger than the bound, and
  * waits for every one to finish. Measures the whole pipeline:
- * prelude (route, admission, dedupe mark), strategy, handler, outcome.
+ * prelude (route, admission, dedupe mark), strategy, handler, outcome. Debounce and burst run with
+ * their shortest window (1 ms), which the run's `busySeconds` leaves out.
  */
 export async function measureThroughput(
   strategy: StrategyName,
@@ -35,6 +41,7 @@ export async function measureThroughput(
   });
   runtime.onMessage(() => {});
   const started = performance.now();
+  const loopAtStart = performance.eventLoopUtilization();
   for (let sent = 0; sent < count; sent += maxDetached) {
     const wave = Math.min(maxDetached, count - sent);
     await Promise.all(
@@ -43,12 +50,14 @@ export async function measureThroughput(
     await adapter.settled();
   }
   const seconds = (performance.now() - started) / 1000;
+  const busySeconds = performance.eventLoopUtilization(loopAtStart).active / 1000;
   await runtime.shutdown();
   await state.close();
   return {
     strategy,
     dispatches: count,
     seconds,
+    busySeconds,
     perSecond: Math.round(count / seconds),
     completed: runtime.stats().outcomes.completed,
   };

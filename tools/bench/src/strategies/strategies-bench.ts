@@ -9,7 +9,8 @@ import { formatCount, formatFixed, median } from '../report/stats.js';
 import { measurePlainCalls, measureThroughput } from './dispatch-throughput.js';
 
 const STRATEGIES: readonly StrategyName[] = ['drop', 'queue', 'concurrent', 'debounce', 'burst'];
-const TARGETED = new Set<StrategyName>(['drop', 'queue', 'concurrent']);
+/** Strategies with a window: their figure is the event loop's busy time, the window left out. */
+const WINDOWED = new Set<StrategyName>(['debounce', 'burst']);
 const TARGET_US = 10;
 
 /** Runs the strategies benchmark. */
@@ -17,7 +18,8 @@ export async function strategiesBench(options: BenchRunOptions): Promise<BenchSe
   const count = options.smoke ? 300 : 50_000;
   const warmup = options.smoke ? 50 : 5_000;
   const plain: number[] = [];
-  const perStrategy = new Map<StrategyName, number[]>(STRATEGIES.map((s) => [s, []]));
+  const wall = new Map<StrategyName, number[]>(STRATEGIES.map((s) => [s, []]));
+  const busy = new Map<StrategyName, number[]>(STRATEGIES.map((s) => [s, []]));
   for (let run = 0; run < options.runs; run += 1) {
     options.log(`strategies: run ${run + 1}/${options.runs}`);
     await measurePlainCalls(warmup);
@@ -28,15 +30,33 @@ export async function strategiesBench(options: BenchRunOptions): Promise<BenchSe
       if (result.completed !== count) {
         throw new Error(`strategies ${strategy}: ${result.completed} of ${count} completed`);
       }
-      perStrategy.get(strategy)!.push((result.seconds * 1e6) / count);
+      wall.get(strategy)!.push((result.seconds * 1e6) / count);
+      busy.get(strategy)!.push((result.busySeconds * 1e6) / count);
     }
   }
   const plainUs = median(plain);
+  /** The figure the target is on: wall time, or busy time for the windowed strategies. */
+  const figureOf = (strategy: StrategyName) =>
+    median((WINDOWED.has(strategy) ? busy : wall).get(strategy)!);
   const rows = [
-    ['plain async call (baseline)', formatFixed(plainUs, 3), formatCount(1e6 / plainUs), '1'],
+    [
+      'plain async call (baseline)',
+      formatFixed(plainUs, 3),
+      '-',
+      '-',
+      formatCount(1e6 / plainUs),
+      '1',
+    ],
     ...STRATEGIES.map((strategy) => {
-      const us = median(perStrategy.get(strategy)!);
-      return [strategy, formatFixed(us, 2), formatCount(1e6 / us), formatCount(us / plainUs)];
+      const us = figureOf(strategy);
+      return [
+        strategy,
+        formatFixed(us, 2),
+        formatFixed(median(wall.get(strategy)!), 2),
+        formatFixed(median(busy.get(strategy)!), 2),
+        formatCount(1e6 / us),
+        formatCount(us / plainUs),
+      ];
     }),
   ];
   return {
@@ -44,19 +64,21 @@ export async function strategiesBench(options: BenchRunOptions): Promise<BenchSe
     title: 'In-process dispatch cost per strategy',
     method: [
       `${formatCount(count)} unique deliveries per strategy (after ${formatCount(warmup)} unmeasured), sent in waves of 1,024 (the default bound) and awaited to their terminal outcome; ${options.runs} run(s), medians.`,
-      'Memory State, `@rt/testing` test adapter, no-op handler, deferred dispatch; debounce and burst with 1 ms windows (their figure includes that wait).',
+      'Memory State, `@rt/testing` test adapter, no-op handler, deferred dispatch; debounce and burst with their shortest window, 1 ms.',
+      "Wall: elapsed time per delivery. Busy: the event loop's active time per delivery (`performance.eventLoopUtilization`), which leaves out the time it sat idle, i.e. the windows debounce and burst wait out. The figure (and the target) is wall for drop, queue and concurrent, busy for debounce and burst.",
       'The baseline is the same waves of a plain `async` call of the no-op handler.',
     ],
     tables: [
       {
-        header: ['path', 'us per delivery', 'deliveries/s', 'x plain call'],
+        header: ['path', 'us per delivery', 'wall us', 'busy us', 'deliveries/s', 'x plain call'],
         rows,
       },
     ],
-    targets: [...TARGETED].map((strategy) => {
-      const us = median(perStrategy.get(strategy)!);
+    targets: STRATEGIES.map((strategy) => {
+      const us = figureOf(strategy);
+      const how = WINDOWED.has(strategy) ? ', window excluded' : '';
       return {
-        target: `in-process dispatch <= ${TARGET_US} us per delivery (${strategy})`,
+        target: `in-process dispatch <= ${TARGET_US} us per delivery (${strategy}${how})`,
         figure: `${formatFixed(us, 2)} us (plain async call ${formatFixed(plainUs, 3)} us)`,
         met: us <= TARGET_US,
       };
