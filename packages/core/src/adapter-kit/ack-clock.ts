@@ -9,7 +9,7 @@ export interface AckClock {
   readonly expired: Promise<void>;
   /** The receipt time (epoch ms, on the clock's `now`) both deadlines count from. */
   readonly receivedAt: number;
-  /** Clears both timers (the signal and `expired` then never fire). Idempotent. */
+  /** Clears its timer (the signal and `expired` then never fire). Idempotent. */
   dispose(): void;
 }
 
