@@ -1,5 +1,5 @@
-import type { RtEvent } from '@rt/core';
-import type { AckClock, RuntimeHandle } from '@rt/core/adapter';
+import type { DispatchResult, RtEvent } from '@rt/core';
+import type { AckClock, AnswerDeliveryOptions, RuntimeHandle } from '@rt/core/adapter';
 import { answerDelivery } from '@rt/core/adapter';
 import { InteractionResponseType } from 'discord-api-types/v10';
 import { flattenOptions } from '../normalize/command-options.js';
@@ -50,31 +50,75 @@ function carriesBusyChoice(event: RtEvent): boolean {
   return holdsBusyChoice(flattenOptions(data?.options).options);
 }
 
+/**
+ * Dispatches a normalised interaction on the kit's `answerDelivery`; the callback is the handler's
+ * form, else the result's answer or the refusal.
+ */
 async function dispatchInteraction(
   deps: InboundDeps,
   runtime: RuntimeHandle,
   event: RtEvent,
   clock: AckClock | undefined,
 ): Promise<InboundAnswer> {
-  const { options } = deps;
   const ephemeral = ephemeralFor(deps, event);
   const state = deps.replies.open(event, ephemeral, runtime.modeFor(event) === 'sync');
-  const callback = await answerDelivery<DiscordCallback>({
-    runtime,
-    event,
-    ...(clock === undefined ? {} : { clock }),
-    options,
-    notice: deps.notice,
-    answer: (result) =>
-      (result.status === 'completed' ? state.form : undefined) ??
-      answerForResult(event, result, options, ephemeral),
-    refuse: (text) => refusalFor(event, text),
-    onAcceptedUnrun: () => {
-      const signal = lateBusySignalFor(event, options.busyText);
-      if (signal !== undefined) deps.followUps.start(signal);
-    },
-  });
+  const callback = await answerDelivery<DiscordCallback>(
+    new InteractionDelivery(deps, runtime, event, clock, state, ephemeral),
+  );
   return answered(callback, state);
+}
+
+/**
+ * One interaction's `answerDelivery` options: its hooks are methods on the prototype, so
+ * answering builds no closures per interaction.
+ */
+class InteractionDelivery implements AnswerDeliveryOptions<DiscordCallback> {
+  readonly #deps: InboundDeps;
+  readonly #state: ReplyState;
+  readonly #ephemeral: boolean;
+  readonly runtime: RuntimeHandle;
+  readonly event: RtEvent;
+  readonly clock?: AckClock;
+
+  constructor(
+    deps: InboundDeps,
+    runtime: RuntimeHandle,
+    event: RtEvent,
+    clock: AckClock | undefined,
+    state: ReplyState,
+    ephemeral: boolean,
+  ) {
+    this.#deps = deps;
+    this.#state = state;
+    this.#ephemeral = ephemeral;
+    this.runtime = runtime;
+    this.event = event;
+    if (clock !== undefined) this.clock = clock;
+  }
+
+  get options(): InboundDeps['options'] {
+    return this.#deps.options;
+  }
+
+  get notice(): InboundDeps['notice'] {
+    return this.#deps.notice;
+  }
+
+  answer(result: DispatchResult): DiscordCallback {
+    return (
+      (result.status === 'completed' ? this.#state.form : undefined) ??
+      answerForResult(this.event, result, this.#deps.options, this.#ephemeral)
+    );
+  }
+
+  refuse(text: string): DiscordCallback {
+    return refusalFor(this.event, text);
+  }
+
+  onAcceptedUnrun(): void {
+    const signal = lateBusySignalFor(this.event, this.#deps.options.busyText);
+    if (signal !== undefined) this.#deps.followUps.start(signal);
+  }
 }
 
 /**

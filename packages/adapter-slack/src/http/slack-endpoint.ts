@@ -2,7 +2,7 @@ import { type HttpEndpoint, OK_ANSWER } from '@rt/core/adapter';
 import { answerSlackPayload } from '../inbound/answer-payload.js';
 import type { SlackCoreDeps } from '../inbound/deps.js';
 import { classifySlackPayload, type SlackInbound } from '../parse/classify-payload.js';
-import { checkSignatureHeaders, verifySlackSignature } from '../verify/verify-signature.js';
+import { checkSignatureHeaders, verifySlackDigest } from '../verify/verify-signature.js';
 import { decodeSlackBody, isSslCheck } from './decode-body.js';
 import { httpAnswerOf } from './http-answer.js';
 import { retryOf } from './retry-headers.js';
@@ -13,7 +13,7 @@ import { retryOf } from './retry-headers.js';
  *   receipt time, and a `v0=` `x-slack-signature`;
  * - Slack's unsigned `ssl_check=1` probe answered 200 (it dispatches nothing), read at most
  *   `UNSIGNED_PROBE_LIMIT_BYTES` when the headers fail;
- * - the HMAC checked against every signing secret;
+ * - the HMAC checked against every signing secret (the headers were checked on arrival);
  * - the body decoded (JSON, form, `payload=`) and classified (a failure is a 400);
  * - `answerSlackPayload` with the receipt time and the `x-slack-retry-*` headers, whose
  *   acknowledgement becomes the answer (`httpAnswerOf`).
@@ -36,15 +36,14 @@ export function slackEndpoint(deps: SlackCoreDeps): HttpEndpoint<SlackInbound> {
       }),
     answerUnsigned: (body, request) =>
       isSslCheck(body, request.header('content-type')) ? OK_ANSWER : undefined,
-    verify: (rawBody, request, nowMs) =>
-      verifySlackSignature({
-        secrets: options.signingSecrets,
-        timestamp: request.header('x-slack-request-timestamp'),
-        signature: request.header('x-slack-signature'),
+    // `checkHeaders` passed on arrival (the flow's order), so only the digest is left to check.
+    verify: (rawBody, request) =>
+      verifySlackDigest(
+        options.signingSecrets,
+        request.header('x-slack-request-timestamp') ?? '',
+        request.header('x-slack-signature') ?? '',
         rawBody,
-        nowMs,
-        toleranceMs,
-      }),
+      ),
     parse(body, request) {
       const decoded = decodeSlackBody(body, request.header('content-type'));
       return classifySlackPayload(decoded.source, decoded.payload);

@@ -1,4 +1,5 @@
-import { startAckClock } from '@rt/core/adapter';
+import type { RtEvent } from '@rt/core';
+import { type AckClock, type RuntimeHandle, startAckClock } from '@rt/core/adapter';
 import { answerInstalled } from '../installs/installation-gate.js';
 import type { Normalized } from '../normalize/normalized.js';
 import type { SlackInbound } from '../parse/classify-payload.js';
@@ -63,13 +64,25 @@ export async function answerSlackPayload(
       receivedAt: facts.receivedAt,
       now: options.clock,
     });
-  const answering = answerInstalled(deps, runtime, event, clock)
-    .then((answer) => {
-      if (answer.followUp !== undefined) deps.followUps.start({ event, followUp: answer.followUp });
-      return answer.ack;
-    })
-    .finally(() => {
-      if (facts.clock === undefined) clock.dispose();
-    });
-  return deps.answering.track(answering);
+  return deps.answering.track(answerEvent(deps, runtime, event, clock, facts.clock === undefined));
+}
+
+/**
+ * The acknowledgement of a normalised event (`answerInstalled`), its busy-signal follow-up handed
+ * to the follow-up runner; a clock started here (`owned`) is disposed once the answer is ready.
+ */
+async function answerEvent(
+  deps: SlackCoreDeps,
+  runtime: RuntimeHandle,
+  event: RtEvent,
+  clock: AckClock,
+  owned: boolean,
+): Promise<SlackAck> {
+  try {
+    const answer = await answerInstalled(deps, runtime, event, clock);
+    if (answer.followUp !== undefined) deps.followUps.start({ event, followUp: answer.followUp });
+    return answer.ack;
+  } finally {
+    if (owned) clock.dispose();
+  }
 }

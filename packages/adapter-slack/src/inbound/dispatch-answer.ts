@@ -1,6 +1,6 @@
-import type { FinishedDelivery, RtEvent } from '@rt/core';
+import type { DispatchResult, FinishedDelivery, RtEvent } from '@rt/core';
 import type { RuntimeHandle } from '@rt/core/adapter';
-import { type AckClock, answerDelivery } from '@rt/core/adapter';
+import { type AckClock, type AnswerDeliveryOptions, answerDelivery } from '@rt/core/adapter';
 import type { Answer } from '../respond/answer.js';
 import { lateRefusalFor } from '../respond/late-refusal.js';
 import { refusalFor } from '../respond/refusal.js';
@@ -42,18 +42,44 @@ export function dispatchAndAnswer(
   event: RtEvent,
   clock?: AckClock,
 ): Promise<Answer> {
-  const { options } = deps;
-  return answerDelivery<Answer>({
-    runtime,
-    event,
-    ...(clock === undefined ? {} : { clock }),
-    options,
-    notice: deps.notice,
-    answer: (result) => answerForResult(event, result, options),
-    refuse: (text) => refusalFor(event, text),
+  return answerDelivery<Answer>(new SlackDelivery(deps, runtime, event, clock));
+}
+
+/**
+ * One delivery's `answerDelivery` options: its hooks are methods on the prototype, so answering
+ * builds no closures per delivery.
+ */
+class SlackDelivery implements AnswerDeliveryOptions<Answer> {
+  readonly #deps: SlackCoreDeps;
+  readonly runtime: RuntimeHandle;
+  readonly event: RtEvent;
+  readonly clock?: AckClock;
+  readonly onAcceptedUnrun?: (finished: FinishedDelivery) => void;
+
+  constructor(deps: SlackCoreDeps, runtime: RuntimeHandle, event: RtEvent, clock?: AckClock) {
+    this.#deps = deps;
+    this.runtime = runtime;
+    this.event = event;
+    if (clock !== undefined) this.clock = clock;
     // Events API callbacks are not direct invocations: nothing to tell a user.
-    ...(event.shape === 'event_callback'
-      ? {}
-      : { onAcceptedUnrun: (finished: FinishedDelivery) => signalUnrun(deps, event, finished) }),
-  });
+    if (event.shape !== 'event_callback') {
+      this.onAcceptedUnrun = (finished) => signalUnrun(deps, event, finished);
+    }
+  }
+
+  get options(): SlackCoreDeps['options'] {
+    return this.#deps.options;
+  }
+
+  get notice(): SlackCoreDeps['notice'] {
+    return this.#deps.notice;
+  }
+
+  answer(result: DispatchResult): Answer {
+    return answerForResult(this.event, result, this.#deps.options);
+  }
+
+  refuse(text: string): Answer {
+    return refusalFor(this.event, text);
+  }
 }

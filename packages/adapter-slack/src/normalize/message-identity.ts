@@ -32,6 +32,18 @@ function tsOf(value: unknown): string | undefined {
     : undefined;
 }
 
+/** The identity whose one alias is the `kind` mark key of `channel:id`; none without an `id`. */
+function only(
+  kind: string,
+  adapter: string,
+  tenant: string,
+  channel: string,
+  id: string | undefined,
+): MessageIdentity {
+  if (id === undefined) return NONE;
+  return { aliases: [installationMarkKey(kind, adapter, tenant, `${channel}:${id}`)] };
+}
+
 /**
  * The secondary identity of a message-like inner event of installation `(adapter, tenant)`, so
  * that Slack sending one message under two event ids, or as an `app_mention` and a `message`, is
@@ -60,20 +72,21 @@ export function messageIdentityOf(
 ): MessageIdentity {
   const channel = textOf(inner.channel);
   if (channel === undefined) return NONE;
-  const only = (kind: string, id: string | undefined): MessageIdentity =>
-    id === undefined
-      ? NONE
-      : { aliases: [installationMarkKey(kind, adapter, tenant, `${channel}:${id}`)] };
   const ts = textOf(inner.ts);
-  if (inner.type === 'app_mention') return only(rule === 'both' ? 'mention' : 'message', ts);
+  if (inner.type === 'app_mention') {
+    return only(rule === 'both' ? 'mention' : 'message', adapter, tenant, channel, ts);
+  }
   if (inner.type !== 'message') return NONE;
   if (inner.subtype === 'message_changed') {
     const edited = tsOf(inner.message);
     const own = ts ?? textOf(inner.event_ts);
-    return only('message-edit', edited && own ? `${edited}:${own}` : undefined);
+    const id = edited && own ? `${edited}:${own}` : undefined;
+    return only('message-edit', adapter, tenant, channel, id);
   }
-  if (inner.subtype === 'message_deleted') return only('message-delete', textOf(inner.deleted_ts));
-  const identity = only('message', ts);
+  if (inner.subtype === 'message_deleted') {
+    return only('message-delete', adapter, tenant, channel, textOf(inner.deleted_ts));
+  }
+  const identity = only('message', adapter, tenant, channel, ts);
   if (identity === NONE) return NONE;
   if (rule === 'mention-wins' && botUser !== undefined && mentionsUser(inner.text, botUser)) {
     return { ...identity, kind: 'mention', fallbackKind: 'message' };

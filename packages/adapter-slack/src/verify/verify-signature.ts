@@ -68,12 +68,30 @@ export function checkSignatureHeaders(input: SignatureHeaders): SignatureCheck {
 export function verifySlackSignature(input: SignatureInput): SignatureCheck {
   const headers = checkSignatureHeaders(input);
   if (!headers.ok) return headers;
-  const match = SIGNATURE.exec(input.signature ?? '');
-  if (!match) return { ok: false, reason: 'malformed-signature' };
-  const given = Buffer.from(match[1] ?? '', 'hex');
-  const base = `v0:${input.timestamp}:${input.rawBody}`;
+  return verifySlackDigest(
+    input.secrets,
+    input.timestamp ?? '',
+    input.signature ?? '',
+    input.rawBody,
+  );
+}
+
+/**
+ * The body half of `verifySlackSignature`, for headers `checkSignatureHeaders` already passed
+ * (the HTTP flow checks them on arrival): the `v0=` hex digest of `signature` compared in
+ * constant time with the HMAC-SHA256 of `v0:{timestamp}:{rawBody}` under every secret.
+ */
+export function verifySlackDigest(
+  secrets: readonly string[],
+  timestamp: string,
+  signature: string,
+  rawBody: string,
+): SignatureCheck {
+  const given = Buffer.from(signature.slice(3), 'hex');
+  if (given.length !== 32) return { ok: false, reason: 'malformed-signature' };
+  const base = `v0:${timestamp}:${rawBody}`;
   let matched = false;
-  for (const secret of input.secrets) {
+  for (const secret of secrets) {
     if (secret.length === 0) continue;
     const expected = createHmac('sha256', secret).update(base, 'utf8').digest();
     if (timingSafeEqual(expected, given)) matched = true;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startAckClock } from './ack-clock.js';
+import { onAckDeadline, startAckClock } from './ack-clock.js';
 
 describe('startAckClock', () => {
   beforeEach(() => {
@@ -99,5 +99,46 @@ describe('startAckClock', () => {
     early.dispose();
     late.dispose();
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('runs one timer at a time: to the sync deadline, then the rest to the ack deadline', async () => {
+    const clock = startAckClock({ ackDeadlineMs: 300, syncDeadlineMs: 200 });
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(clock.syncSignal.aborted).toBe(true);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(vi.getTimerCount()).toBe(0);
+    await expect(clock.expired).resolves.toBeUndefined();
+  });
+
+  it('expires in one step when both deadlines are the same', async () => {
+    const clock = startAckClock({ ackDeadlineMs: 200, syncDeadlineMs: 200 });
+    let expired = false;
+    void clock.expired.then(() => {
+      expired = true;
+    });
+    await vi.advanceTimersByTimeAsync(199);
+    expect(expired).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect([expired, clock.syncSignal.aborted, vi.getTimerCount()]).toEqual([true, true, 0]);
+  });
+
+  it('tells a deadline listener at the ack deadline, and never once disposed', async () => {
+    const told: string[] = [];
+    const listener = (name: string) => ({ ackDeadlinePassed: () => void told.push(name) });
+    const kept = startAckClock({ ackDeadlineMs: 300, syncDeadlineMs: 200 });
+    const disposed = startAckClock({ ackDeadlineMs: 300, syncDeadlineMs: 200 });
+    onAckDeadline(kept, listener('kept'));
+    onAckDeadline(kept, listener('kept again'));
+    onAckDeadline(disposed, listener('disposed'));
+    disposed.dispose();
+    await vi.advanceTimersByTimeAsync(299);
+    expect(told).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(told).toEqual(['kept', 'kept again']);
+    onAckDeadline(kept, listener('late'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(told).toEqual(['kept', 'kept again', 'late']);
   });
 });

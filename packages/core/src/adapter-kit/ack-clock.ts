@@ -9,7 +9,7 @@ export interface AckClock {
   readonly expired: Promise<void>;
   /** The receipt time (epoch ms, on the clock's `now`) both deadlines count from. */
   readonly receivedAt: number;
-  /** Clears both timers (the signal and `expired` then never fire). Idempotent. */
+  /** Clears its timer (the signal and `expired` then never fire). Idempotent. */
   dispose(): void;
 }
 
@@ -35,11 +35,13 @@ export interface AckClockOptions {
 
 /**
  * Starts a delivery's deadlines. Call it on receipt (or pass `receivedAt` with the `now` it was
- * read from) and `dispose` it once the answer is out. The timers use the global `setTimeout` (fake timers drive them in tests) and
- * are `unref`ed. Only what a delivery uses is built: two plain timers, and `syncSignal`'s
+ * read from) and `dispose` it once the answer is out. The timer uses the global `setTimeout`
+ * (fake timers drive it in tests) and is `unref`ed. Only what a delivery uses is built: one plain
+ * timer at a time (armed for the sync deadline, then re-armed for the rest of the time to the
+ * acknowledgement deadline), `expired`'s promise only on first read, and `syncSignal`'s
  * `AbortController` only on first read (already aborted when the sync deadline has passed), so a
- * deferred delivery, which never reads it, creates no abort signal and no listener. Throws
- * `RangeError` naming the option for a non-positive or inverted deadline.
+ * deferred delivery answered in time arms one timer and builds no promise, abort signal or
+ * listener. Throws `RangeError` naming the option for a non-positive or inverted deadline.
  */
 export function startAckClock(options: AckClockOptions): AckClock {
   const { ackDeadlineMs, syncDeadlineMs } = options;
@@ -56,36 +58,63 @@ export function startAckClock(options: AckClockOptions): AckClock {
   return new DeliveryClock(receivedAt, now, ackDeadlineMs, syncDeadlineMs);
 }
 
-/** Timer callbacks shared by every clock (the clock is the timer's argument, not a closure). */
-function ackDue(clock: DeliveryClock): void {
-  clock.ackDue();
-}
-function syncDue(clock: DeliveryClock): void {
-  clock.syncDue();
+/** What `onAckDeadline` tells when a clock's acknowledgement deadline passes. */
+export interface AckDeadlineListener {
+  ackDeadlinePassed(): void;
 }
 
-/** The clock `startAckClock` returns: two timers, a promise, and a signal built on demand. */
+/**
+ * Tells `listener` when `clock`'s acknowledgement deadline passes (on a later turn if it already
+ * has), unless the clock is disposed first: the kit's own race (`answerWithin`), without
+ * `expired`'s promise or a closure for a clock `startAckClock` built; another `AckClock`
+ * implementation is asked through `expired`.
+ */
+export function onAckDeadline(clock: AckClock, listener: AckDeadlineListener): void {
+  if (clock instanceof DeliveryClock) clock.listen(listener);
+  else void clock.expired.then(() => listener.ackDeadlinePassed());
+}
+
+/** The one timer callback, shared by every clock (the clock is the timer's argument). */
+function due(clock: DeliveryClock): void {
+  clock.due();
+}
+
+/**
+ * The clock `startAckClock` returns. Both deadlines are fixed, in timer time, at construction
+ * (`syncInMs`, `ackInMs` from now, from the elapsed time on the adapter's clock), and one timer
+ * at a time runs toward the next.
+ */
 class DeliveryClock implements AckClock {
-  readonly expired: Promise<void>;
   readonly receivedAt: number;
   readonly #syncDeadlineMs: number;
-  readonly #ackTimer: ReturnType<typeof setTimeout>;
-  readonly #syncTimer: ReturnType<typeof setTimeout>;
-  #resolveExpired!: () => void;
+  /** Timer time from the sync deadline to the acknowledgement deadline. */
+  readonly #ackAfterSyncMs: number;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #expired: Promise<void> | undefined;
+  #resolveExpired: (() => void) | undefined;
+  #listeners: AckDeadlineListener | AckDeadlineListener[] | undefined;
   #sync: AbortController | undefined;
   #syncPassed = false;
+  #ackPassed = false;
 
   constructor(receivedAt: number, now: number, ackDeadlineMs: number, syncDeadlineMs: number) {
     this.receivedAt = receivedAt;
     this.#syncDeadlineMs = syncDeadlineMs;
     const elapsed = Math.max(0, now - receivedAt);
-    this.expired = new Promise<void>((resolve) => {
-      this.#resolveExpired = resolve;
-    });
-    this.#ackTimer = setTimeout(ackDue, Math.max(0, ackDeadlineMs - elapsed), this);
-    this.#ackTimer.unref?.();
-    this.#syncTimer = setTimeout(syncDue, Math.max(0, syncDeadlineMs - elapsed), this);
-    this.#syncTimer.unref?.();
+    const syncInMs = Math.max(0, syncDeadlineMs - elapsed);
+    this.#ackAfterSyncMs = Math.max(0, ackDeadlineMs - elapsed) - syncInMs;
+    this.#arm(syncInMs);
+  }
+
+  get expired(): Promise<void> {
+    if (this.#expired === undefined) {
+      if (this.#ackPassed) this.#expired = Promise.resolve();
+      else
+        this.#expired = new Promise<void>((resolve) => {
+          this.#resolveExpired = resolve;
+        });
+    }
+    return this.#expired;
   }
 
   get syncSignal(): AbortSignal {
@@ -96,20 +125,47 @@ class DeliveryClock implements AckClock {
     return this.#sync.signal;
   }
 
-  /** The acknowledgement deadline passed. */
-  ackDue(): void {
-    this.#resolveExpired();
+  /** Adds a deadline listener (see `onAckDeadline`). */
+  listen(listener: AckDeadlineListener): void {
+    if (this.#ackPassed) {
+      queueMicrotask(() => listener.ackDeadlinePassed());
+      return;
+    }
+    const listeners = this.#listeners;
+    if (listeners === undefined) this.#listeners = listener;
+    else if (Array.isArray(listeners)) listeners.push(listener);
+    else this.#listeners = [listeners, listener];
   }
 
-  /** The sync deadline passed. */
-  syncDue(): void {
-    this.#syncPassed = true;
-    this.#sync?.abort(this.#syncReason());
+  /** The timer fired: the sync deadline, then (re-armed) the acknowledgement deadline. */
+  due(): void {
+    this.#timer = undefined;
+    if (!this.#syncPassed) {
+      this.#syncPassed = true;
+      this.#sync?.abort(this.#syncReason());
+      if (this.#ackAfterSyncMs > 0) {
+        this.#arm(this.#ackAfterSyncMs);
+        return;
+      }
+    }
+    this.#ackPassed = true;
+    this.#resolveExpired?.();
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    if (listeners === undefined) return;
+    if (!Array.isArray(listeners)) listeners.ackDeadlinePassed();
+    else for (const listener of listeners) listener.ackDeadlinePassed();
   }
 
   dispose(): void {
-    clearTimeout(this.#ackTimer);
-    clearTimeout(this.#syncTimer);
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#listeners = undefined;
+  }
+
+  #arm(delayMs: number): void {
+    this.#timer = setTimeout(due, delayMs, this);
+    this.#timer.unref?.();
   }
 
   #syncReason(): DOMException {

@@ -4,7 +4,7 @@ import type { RtEvent } from '../event/event.js';
 import type { FinishedDelivery } from '../outcomes/outcome.js';
 import { type AckClock, startAckClock } from './ack-clock.js';
 import type { ResolvedAnswerOptions } from './answer-options.js';
-import { answerWithin } from './answer-within.js';
+import { type AnswerWithinOptions, answerWithin } from './answer-within.js';
 import type { KitNoticeName, NoticeEmitter } from './notices.js';
 
 /** Options of `answerDelivery`, generic over the transport's answer type `A`. */
@@ -42,7 +42,7 @@ export interface AnswerDeliveryOptions<A> {
  * the answer is ready. Never rejects (a `refuse` that throws is the caller's bug).
  */
 export async function answerDelivery<A>(delivery: AnswerDeliveryOptions<A>): Promise<A> {
-  const { event, options, notice } = delivery;
+  const { event, options } = delivery;
   const clock =
     delivery.clock ??
     startAckClock({
@@ -52,27 +52,64 @@ export async function answerDelivery<A>(delivery: AnswerDeliveryOptions<A>): Pro
       now: options.clock,
     });
   try {
-    return await answerWithin<A>({
-      runtime: delivery.runtime,
-      event,
-      clock,
-      answer: delivery.answer,
-      refuse: (kind) =>
-        delivery.refuse(kind === 'busy' ? options.busyText : options.unavailableText, kind),
-      // Notice details are built only when a notice is emitted.
-      onUnexpected: (error) =>
-        notice('dispatch_error', { shape: event.shape, eventId: event.id }, error),
-      onDeadline: () =>
-        notice('ack_deadline_passed', {
-          shape: event.shape,
-          eventId: event.id,
-          deadlineMs: options.ackDeadlineMs,
-        }),
-      ...(delivery.onAcceptedUnrun === undefined
-        ? {}
-        : { onAcceptedUnrun: delivery.onAcceptedUnrun }),
-    });
+    return await answerWithin<A>(new KitAnswer(delivery, clock));
   } finally {
     if (delivery.clock === undefined) clock.dispose();
+  }
+}
+
+/**
+ * `answerDelivery`'s options for `answerWithin`: one object whose hooks are methods on its
+ * prototype (no closures per delivery); notice details are built only when a notice is emitted.
+ */
+class KitAnswer<A> implements AnswerWithinOptions<A> {
+  readonly #delivery: AnswerDeliveryOptions<A>;
+  readonly clock: AckClock;
+  /** Present only when the delivery has one (`answerWithin` then watches the outcome). */
+  readonly onAcceptedUnrun?: (finished: FinishedDelivery) => void;
+
+  constructor(delivery: AnswerDeliveryOptions<A>, clock: AckClock) {
+    this.#delivery = delivery;
+    this.clock = clock;
+    if (delivery.onAcceptedUnrun !== undefined) this.onAcceptedUnrun = this.#acceptedUnrun;
+  }
+
+  /** Forwards to the delivery's hook, called on the delivery (a method keeps its `this`). */
+  #acceptedUnrun(this: KitAnswer<A>, finished: FinishedDelivery): void {
+    this.#delivery.onAcceptedUnrun?.(finished);
+  }
+
+  get runtime(): RuntimeHandle {
+    return this.#delivery.runtime;
+  }
+
+  get event(): RtEvent {
+    return this.#delivery.event;
+  }
+
+  answer(result: DispatchResult): A {
+    return this.#delivery.answer(result);
+  }
+
+  refuse(kind: 'busy' | 'unavailable'): A {
+    const { options } = this.#delivery;
+    return this.#delivery.refuse(
+      kind === 'busy' ? options.busyText : options.unavailableText,
+      kind,
+    );
+  }
+
+  onUnexpected(error: unknown): void {
+    const { event, notice } = this.#delivery;
+    notice('dispatch_error', { shape: event.shape, eventId: event.id }, error);
+  }
+
+  onDeadline(): void {
+    const { event, notice, options } = this.#delivery;
+    notice('ack_deadline_passed', {
+      shape: event.shape,
+      eventId: event.id,
+      deadlineMs: options.ackDeadlineMs,
+    });
   }
 }

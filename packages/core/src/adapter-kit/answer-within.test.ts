@@ -158,4 +158,30 @@ describe('answerWithin', () => {
     expect(answer).toBe('refuse:unavailable');
     expect(m.seen.unexpected).toEqual([bug]);
   });
+
+  it('calls its hooks as methods of the options object (a class instance keeps its this)', async () => {
+    const clock = startAckClock({ ackDeadlineMs: 300, syncDeadlineMs: 200 });
+    const dropped = deferred<FinishedDelivery>();
+    const { runtime } = handleWith(async () => ({ status: 'accepted', settled: dropped.promise }));
+    class Hooks {
+      readonly unrun: FinishedDelivery[] = [];
+      readonly runtime = runtime;
+      readonly event = makeEvent();
+      readonly clock = clock;
+      answer(result: DispatchResult): Answer {
+        return `answer:${result.status}`;
+      }
+      refuse(kind: 'busy' | 'unavailable'): Answer {
+        return `refuse:${kind}`;
+      }
+      onAcceptedUnrun(finished: FinishedDelivery): void {
+        this.unrun.push(finished);
+      }
+    }
+    const hooks = new Hooks();
+    expect(await answerWithin(hooks)).toBe('answer:accepted');
+    dropped.resolve(finished('dropped'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(hooks.unrun.map((f) => f.outcome)).toEqual(['dropped']);
+  });
 });

@@ -2,7 +2,7 @@ import type { RuntimeHandle } from '../adapter/adapter.js';
 import type { DispatchResult } from '../dispatch/dispatch-result.js';
 import type { RtEvent } from '../event/event.js';
 import type { FinishedDelivery } from '../outcomes/outcome.js';
-import type { AckClock } from './ack-clock.js';
+import { type AckClock, type AckDeadlineListener, onAckDeadline } from './ack-clock.js';
 import { classifyRefusal } from './refusal.js';
 
 /** Options of `answerWithin`, generic over the transport's answer type `A`. */
@@ -33,11 +33,6 @@ export interface AnswerWithinOptions<A> {
 
 type Settled<A> = { readonly answer: A; readonly result?: DispatchResult };
 
-/** The deadline's side of the race: `undefined` (a shared function, no closure per delivery). */
-function toUndefined(): undefined {
-  return undefined;
-}
-
 /** Calls an adapter hook; what it throws is contained (a hook must never break the answer). */
 function contained(run: () => void): void {
   try {
@@ -67,6 +62,67 @@ async function dispatchOnce<A>(options: AnswerWithinOptions<A>): Promise<Settled
 }
 
 /**
+ * One `answerWithin`: the dispatch and the clock's deadline, whichever comes first answers. One
+ * object per delivery, listening to the clock itself (no `expired` promise, no `Promise.race`).
+ */
+class AnswerRace<A> implements AckDeadlineListener {
+  readonly #options: AnswerWithinOptions<A>;
+  readonly #resolve: (answer: A) => void;
+  readonly #reject: (error: unknown) => void;
+  #done = false;
+
+  constructor(
+    options: AnswerWithinOptions<A>,
+    resolve: (answer: A) => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.#options = options;
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  /** Dispatches, then answers unless the deadline answered first. Never rejects. */
+  async run(): Promise<void> {
+    let settled: Settled<A>;
+    try {
+      settled = await dispatchOnce(this.#options);
+    } catch (error) {
+      // Only a throwing `refuse` (the caller's bug) gets here.
+      if (!this.#done) {
+        this.#done = true;
+        this.#reject(error);
+      }
+      return;
+    }
+    if (this.#done) return;
+    this.#done = true;
+    const { result } = settled;
+    const options = this.#options;
+    if (result?.status === 'accepted' && options.onAcceptedUnrun !== undefined) {
+      void result.settled.then((finished) => {
+        // Called on `options` (a method keeps its `this`).
+        if (finished.outcome === 'dropped') contained(() => options.onAcceptedUnrun?.(finished));
+      });
+    }
+    this.#resolve(settled.answer);
+  }
+
+  ackDeadlinePassed(): void {
+    if (this.#done) return;
+    this.#done = true;
+    const options = this.#options;
+    contained(() => options.onDeadline?.());
+    try {
+      this.#resolve(
+        options.refuse('unavailable', new DOMException('ack deadline passed', 'TimeoutError')),
+      );
+    } catch (error) {
+      this.#reject(error);
+    }
+  }
+}
+
+/**
  * Dispatches `event` and resolves its answer no later than `clock.expired` (the acknowledgement
  * deadline, counted from receipt). Sync dispatches get `clock.syncSignal`, which fires earlier.
  * Refusals are classified by `classifyRefusal` and mapped by `refuse`.
@@ -77,19 +133,10 @@ async function dispatchOnce<A>(options: AnswerWithinOptions<A>): Promise<Settled
  * dispatch resolves `accepted` in time, `onAcceptedUnrun` is called if it later ends `dropped`.
  * Never rejects (a `refuse` that throws is the only exception, and is the caller's bug).
  */
-export async function answerWithin<A>(options: AnswerWithinOptions<A>): Promise<A> {
-  const { clock } = options;
-  const first = await Promise.race([dispatchOnce(options), clock.expired.then(toUndefined)]);
-  if (first === undefined) {
-    contained(() => options.onDeadline?.());
-    return options.refuse('unavailable', new DOMException('ack deadline passed', 'TimeoutError'));
-  }
-  const { result } = first;
-  if (result?.status === 'accepted' && options.onAcceptedUnrun !== undefined) {
-    const onUnrun = options.onAcceptedUnrun;
-    void result.settled.then((finished) => {
-      if (finished.outcome === 'dropped') contained(() => onUnrun(finished));
-    });
-  }
-  return first.answer;
+export function answerWithin<A>(options: AnswerWithinOptions<A>): Promise<A> {
+  return new Promise<A>((resolve, reject) => {
+    const race = new AnswerRace(options, resolve, reject);
+    onAckDeadline(options.clock, race);
+    void race.run();
+  });
 }

@@ -79,41 +79,6 @@ function refuse(endpoint: HttpEndpoint<unknown>, reason: string): HttpAnswer {
   return UNAUTHORIZED_ANSWER;
 }
 
-async function answerPost<P>(
-  endpoint: HttpEndpoint<P>,
-  request: HttpRequestView,
-  receivedAt: number,
-  clock: AckClock,
-): Promise<HttpReply> {
-  const headers = endpoint.checkHeaders(request, receivedAt);
-  if (!headers.ok) {
-    if (endpoint.answerUnsigned !== undefined) {
-      const probe = await request.readBody(UNSIGNED_PROBE_LIMIT_BYTES);
-      const answer =
-        probe.type === 'body' ? endpoint.answerUnsigned(probe.text, request) : undefined;
-      if (answer !== undefined) return answer;
-    }
-    return refuse(endpoint, headers.reason);
-  }
-  const body = await request.readBody(endpoint.bodyLimitBytes);
-  if (body.type === 'too-large') {
-    request.discardBody(endpoint.bodyLimitBytes * DISCARD_LIMIT_FACTOR);
-    return PAYLOAD_TOO_LARGE_ANSWER;
-  }
-  if (body.type === 'unreadable') return badRequestAnswer('unreadable body');
-  const unsigned = endpoint.answerUnsigned?.(body.text, request);
-  if (unsigned !== undefined) return unsigned;
-  const check = endpoint.verify(body.text, request, receivedAt);
-  if (!check.ok) return refuse(endpoint, check.reason);
-  let payload: P;
-  try {
-    payload = endpoint.parse(body.text, request);
-  } catch (error) {
-    return badRequestAnswer((error as Error)?.message ?? String(error));
-  }
-  return endpoint.answer(payload, { receivedAt, clock, request });
-}
-
 /**
  * Answers one HTTP request, whatever shell carried it (the native listener and the web handler
  * only convert). The one place that decides, in this order:
@@ -138,6 +103,8 @@ export async function serveHttp<P>(
 ): Promise<HttpReply> {
   if (request.method !== 'POST') return METHOD_NOT_ALLOWED_ANSWER;
   let clock: AckClock | undefined;
+  // One async function from arrival to answer: every step but the body read and the endpoint's
+  // answer is synchronous, so a request costs those two awaits and no more.
   try {
     const receivedAt = endpoint.clock();
     clock = startAckClock({
@@ -146,7 +113,33 @@ export async function serveHttp<P>(
       receivedAt,
       now: endpoint.clock,
     });
-    return await answerPost(endpoint, request, receivedAt, clock);
+    const headers = endpoint.checkHeaders(request, receivedAt);
+    if (!headers.ok) {
+      if (endpoint.answerUnsigned !== undefined) {
+        const probe = await request.readBody(UNSIGNED_PROBE_LIMIT_BYTES);
+        const answer =
+          probe.type === 'body' ? endpoint.answerUnsigned(probe.text, request) : undefined;
+        if (answer !== undefined) return answer;
+      }
+      return refuse(endpoint, headers.reason);
+    }
+    const body = await request.readBody(endpoint.bodyLimitBytes);
+    if (body.type === 'too-large') {
+      request.discardBody(endpoint.bodyLimitBytes * DISCARD_LIMIT_FACTOR);
+      return PAYLOAD_TOO_LARGE_ANSWER;
+    }
+    if (body.type === 'unreadable') return badRequestAnswer('unreadable body');
+    const unsigned = endpoint.answerUnsigned?.(body.text, request);
+    if (unsigned !== undefined) return unsigned;
+    const check = endpoint.verify(body.text, request, receivedAt);
+    if (!check.ok) return refuse(endpoint, check.reason);
+    let payload: P;
+    try {
+      payload = endpoint.parse(body.text, request);
+    } catch (error) {
+      return badRequestAnswer((error as Error)?.message ?? String(error));
+    }
+    return await endpoint.answer(payload, { receivedAt, clock, request });
   } catch (error) {
     endpoint.notice('request_failed', undefined, error);
     return INTERNAL_ERROR_ANSWER;

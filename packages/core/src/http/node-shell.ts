@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpAnswer, HttpReply } from './http-answer.js';
+import type { HttpAnswer } from './http-answer.js';
 import { type HttpEndpoint, serveHttp } from './http-flow.js';
 import { nodeRequestView } from './request-view.js';
 
@@ -49,12 +49,6 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
   res.end(body);
 }
 
-function write(res: ServerResponse, reply: HttpReply): Promise<void> | undefined {
-  if (reply instanceof Response) return writeResponse(res, reply);
-  writeAnswer(res, reply);
-  return undefined;
-}
-
 /**
  * The native `node:http` shell over `serveHttp`: the same answers, in the same order, as the web
  * shell, without building a web `Request`, `Response` or stream on the way: headers are read from
@@ -67,14 +61,25 @@ function write(res: ServerResponse, reply: HttpReply): Promise<void> | undefined
  */
 export function createNodeListener<P>(endpoint: HttpEndpoint<P>): NodeListener {
   return (req, res) => {
-    serveHttp(endpoint, nodeRequestView(req))
-      .then((reply) => write(res, reply))
-      .catch((error: unknown) => {
-        endpoint.notice('request_failed', undefined, error);
-        if (!res.headersSent && !res.destroyed) {
-          res.writeHead(500, ZERO_LENGTH);
-          res.end();
-        } else res.destroy();
-      });
+    void serveNode(endpoint, req, res);
   };
+}
+
+/** One request through `serveHttp` and onto `res`: one async function, no closure per request. */
+async function serveNode<P>(
+  endpoint: HttpEndpoint<P>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  try {
+    const reply = await serveHttp(endpoint, nodeRequestView(req));
+    if (reply instanceof Response) await writeResponse(res, reply);
+    else writeAnswer(res, reply);
+  } catch (error) {
+    endpoint.notice('request_failed', undefined, error);
+    if (!res.headersSent && !res.destroyed) {
+      res.writeHead(500, ZERO_LENGTH);
+      res.end();
+    } else res.destroy();
+  }
 }

@@ -1,13 +1,72 @@
 import type { IncomingMessage } from 'node:http';
 import type { BodyRead } from './read-body.js';
 
+/** The collection state of one `readNodeBody`, kept on the request under `READ`. */
+interface BodyCollector {
+  readonly limitBytes: number;
+  readonly resolve: (read: BodyRead) => void;
+  first: Buffer | undefined;
+  chunks: Buffer[] | undefined;
+  total: number;
+}
+
+const READ = Symbol('rt.readNodeBody');
+type CollectedRequest = IncomingMessage & { [READ]?: BodyCollector };
+
+/** Ends a collection: the listeners are removed before the read is handed back. */
+function finish(req: CollectedRequest, read: BodyRead): void {
+  const collector = req[READ];
+  if (collector === undefined) return;
+  req[READ] = undefined;
+  req.off('data', onData);
+  req.off('end', onEnd);
+  req.off('error', onError);
+  req.off('aborted', onAborted);
+  collector.resolve(read);
+}
+
+// The listeners are shared by every request (`this` is the request), so a body read builds no
+// closure per request.
+function onData(this: CollectedRequest, chunk: Buffer): void {
+  const collector = this[READ];
+  if (collector === undefined) return;
+  collector.total += chunk.length;
+  if (collector.total > collector.limitBytes) {
+    this.pause();
+    finish(this, { type: 'too-large' });
+    return;
+  }
+  if (collector.first === undefined) collector.first = chunk;
+  else if (collector.chunks === undefined) collector.chunks = [collector.first, chunk];
+  else collector.chunks.push(chunk);
+}
+
+function onEnd(this: CollectedRequest): void {
+  const collector = this[READ];
+  if (collector === undefined) return;
+  const body =
+    collector.chunks === undefined
+      ? collector.first
+      : Buffer.concat(collector.chunks, collector.total);
+  finish(this, { type: 'body', text: body === undefined ? '' : body.toString('utf8') });
+}
+
+function onError(this: CollectedRequest, error: unknown): void {
+  finish(this, { type: 'unreadable', error });
+}
+
+function onAborted(this: CollectedRequest): void {
+  finish(this, { type: 'unreadable', error: new Error('request aborted mid-body') });
+}
+
 /**
  * Reads a `node:http` request's body into one Buffer and then UTF-8 text, at most `limitBytes`:
  * the native counterpart of `readBodyUpTo`, without web streams. A declared `content-length`
  * above the limit answers `too-large` before anything is read; bytes streamed past the limit stop
  * the collection at once (`too-large`) and leave the rest unread and the stream paused, so the
  * caller decides whether to discard it (`discardNodeBody`). A request that errors or is aborted
- * mid-body is `unreadable`. Invalid UTF-8 is replaced. Never rejects; removes its listeners.
+ * mid-body is `unreadable`. Invalid UTF-8 is replaced. Never rejects; removes its listeners (one
+ * set shared by every request, so no closure is built per body). One read per request at a time.
  */
 export function readNodeBody(req: IncomingMessage, limitBytes: number): Promise<BodyRead> {
   const declared = Number(req.headers['content-length']);
@@ -16,34 +75,13 @@ export function readNodeBody(req: IncomingMessage, limitBytes: number): Promise<
   }
   if (req.readableEnded) return Promise.resolve({ type: 'body', text: '' });
   return new Promise<BodyRead>((resolve) => {
-    let first: Buffer | undefined;
-    let chunks: Buffer[] | undefined;
-    let total = 0;
-    const finish = (read: BodyRead) => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onAborted);
-      resolve(read);
+    (req as CollectedRequest)[READ] = {
+      limitBytes,
+      resolve,
+      first: undefined,
+      chunks: undefined,
+      total: 0,
     };
-    const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > limitBytes) {
-        req.pause();
-        finish({ type: 'too-large' });
-        return;
-      }
-      if (first === undefined) first = chunk;
-      else if (chunks === undefined) chunks = [first, chunk];
-      else chunks.push(chunk);
-    };
-    const onEnd = () => {
-      const body = chunks === undefined ? first : Buffer.concat(chunks, total);
-      finish({ type: 'body', text: body === undefined ? '' : body.toString('utf8') });
-    };
-    const onError = (error: unknown) => finish({ type: 'unreadable', error });
-    const onAborted = () =>
-      finish({ type: 'unreadable', error: new Error('request aborted mid-body') });
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

@@ -22,27 +22,66 @@ export interface HttpRequestView {
 
 /** A web `Request` as the HTTP flow reads it (`readBodyUpTo`, `discardBody`). */
 export function webRequestView(request: Request): HttpRequestView {
-  return {
-    method: request.method,
-    header: (name) => request.headers.get(name),
-    readBody: (limitBytes) => readBodyUpTo(request, limitBytes),
-    discardBody: (maxBytes) => void discardBody(request, maxBytes),
-  };
+  return new WebRequestView(request);
+}
+
+/** `webRequestView`'s view: one object, its methods shared on the prototype. */
+class WebRequestView implements HttpRequestView {
+  readonly #request: Request;
+
+  constructor(request: Request) {
+    this.#request = request;
+  }
+
+  get method(): string {
+    return this.#request.method;
+  }
+
+  header(name: string): string | null {
+    return this.#request.headers.get(name);
+  }
+
+  readBody(limitBytes: number): Promise<BodyRead> {
+    return readBodyUpTo(this.#request, limitBytes);
+  }
+
+  discardBody(maxBytes: number): void {
+    void discardBody(this.#request, maxBytes);
+  }
 }
 
 /**
  * A `node:http` request as the HTTP flow reads it: headers read from `req.headers`, the body
- * into one Buffer (`readNodeBody`, `discardNodeBody`); no web object is built.
+ * into one Buffer (`readNodeBody`, `discardNodeBody`); no web object is built, and no closure
+ * per request (the view is one object whose methods live on its prototype).
  */
 export function nodeRequestView(req: IncomingMessage): HttpRequestView {
-  return {
-    method: req.method ?? 'GET',
-    header(name) {
-      const value = req.headers[name];
-      if (value === undefined) return null;
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-    readBody: (limitBytes) => readNodeBody(req, limitBytes),
-    discardBody: (maxBytes) => discardNodeBody(req, maxBytes),
-  };
+  return new NodeRequestView(req);
+}
+
+/** `nodeRequestView`'s view. */
+class NodeRequestView implements HttpRequestView {
+  readonly #req: IncomingMessage;
+
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+  }
+
+  get method(): string {
+    return this.#req.method ?? 'GET';
+  }
+
+  header(name: string): string | null {
+    const value = this.#req.headers[name];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  readBody(limitBytes: number): Promise<BodyRead> {
+    return readNodeBody(this.#req, limitBytes);
+  }
+
+  discardBody(maxBytes: number): void {
+    discardNodeBody(this.#req, maxBytes);
+  }
 }
