@@ -11,6 +11,7 @@ import { ackBench } from './ack/ack-bench.js';
 import { subscriptionsBench } from './conversation/subscriptions-bench.js';
 import { floodBench } from './flood/flood-bench.js';
 import { marksBench } from './marks/marks-bench.js';
+import { MEASURES_SOURCES } from './proc/child.js';
 import { redisBench } from './redis/redis-bench.js';
 import { rejectionBench } from './rejection/rejection-bench.js';
 import { writeDoc } from './report/doc.js';
@@ -74,7 +75,7 @@ const options: BenchRunOptions = {
   runs: args.runs ?? (args.smoke ? 1 : 3),
   log: (line) => process.stderr.write(`${line}\n`),
 };
-const machine = describeMachine();
+const machine = `${describeMachine()}; rt ${MEASURES_SOURCES ? 'from its TypeScript sources through tsx' : 'from its tsc build (dist/)'}`;
 const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 const sections: BenchSection[] = [];
 for (const name of args.names) {

@@ -5,27 +5,33 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** Node flags of every child: TypeScript sources through tsx, `gc()` for memory figures. */
-const EXEC_ARGV = ['--expose-gc', '--conditions=@rt/source', '--import', 'tsx'];
+/**
+ * The code a benchmark measures: `pnpm bench` runs rt from its `tsc` build (`dist/`, what users
+ * install; it builds first), so the main process has no `@rt/source` condition; the CI smoke and
+ * `pnpm --filter @rt/bench bench:source` run the TypeScript sources through tsx, whose transform
+ * also wraps every closure created at run time in a `__name` call the build does not have.
+ * Children measure what the main process measures.
+ */
+export const MEASURES_SOURCES = process.execArgv.includes('--conditions=@rt/source');
+
+/** Node flags of every child: the main process's choice of code, tsx for the harness, `gc()`. */
+const EXEC_ARGV = [
+  '--expose-gc',
+  ...(MEASURES_SOURCES ? ['--conditions=@rt/source'] : []),
+  '--import',
+  'tsx',
+];
 
 /**
  * `RT_BENCH_CPU_PROF=<dir>`: server processes (`*server-main.ts`) and Socket Mode clients
  * (`*client-main.ts`) also write a V8 CPU profile into `<dir>` when they exit (`--cpu-prof`), for
  * the profile evidence behind a figure.
- * `RT_BENCH_BUILT=1`: Socket Mode clients load `@rt/*` from their `tsc` build (`dist/`, run
- * `pnpm build` first) instead of the sources through tsx, whose transform wraps every closure
- * created at run time in a `__name` call the published build does not have.
  */
 function execArgvFor(script: string): string[] {
-  const client = script.endsWith('client-main.ts');
-  const base =
-    client && process.env.RT_BENCH_BUILT === '1'
-      ? EXEC_ARGV.filter((arg) => arg !== '--conditions=@rt/source')
-      : EXEC_ARGV;
+  const profiled = script.endsWith('client-main.ts') || script.endsWith('server-main.ts');
   const dir = process.env.RT_BENCH_CPU_PROF;
-  if (dir === undefined || dir === '' || !(client || script.endsWith('server-main.ts')))
-    return base;
-  return [...base, '--cpu-prof', `--cpu-prof-dir=${dir}`];
+  if (dir === undefined || dir === '' || !profiled) return EXEC_ARGV;
+  return [...EXEC_ARGV, '--cpu-prof', `--cpu-prof-dir=${dir}`];
 }
 
 /** A running child process and its IPC messages. */
