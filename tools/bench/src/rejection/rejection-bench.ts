@@ -174,7 +174,7 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
     ];
     return [
       ...sizes.rates.map((rate, index) =>
-        row(`open-loop, ${formatCount(rate)}/s offered`, (r) => r.open[index]!, ''),
+        row(`open-loop, ${formatCount(rate)}/s offered`, (r) => r.open[index]!, '-'),
       ),
       row(
         `closed-loop, ${sizes.connections} connections, full speed`,
