@@ -15,6 +15,19 @@ export class RtError extends Error {
   }
 }
 
+/**
+ * Sets `Error.stackTraceLimit` to 0 so the next error captures no frames; false (and nothing
+ * changed) where it cannot be written (frozen intrinsics): that error then keeps its stack.
+ */
+function lowerStackTraceLimit(): boolean {
+  try {
+    Error.stackTraceLimit = 0;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Why a delivery was refused before acceptance. */
 export type AdmissionRejectionReason = 'capacity' | 'tenant-capacity' | 'shutdown';
 
@@ -23,6 +36,11 @@ export type AdmissionRejectionReason = 'capacity' | 'tenant-capacity' | 'shutdow
  * (`capacity`), the installation's ceiling is reached (`tenant-capacity`), or shutdown has started
  * (`shutdown`). Nothing was marked, so a platform retry of the same event is not a duplicate.
  * Adapters map it to a shape-aware platform response.
+ *
+ * A refusal is an answer, not a bug: it is built without a stack trace (its `stack` is its name
+ * and message, no frames), because capturing one per refused delivery was the largest single cost
+ * of refusing under a flood (where the intrinsics are frozen it keeps its stack). It is still a
+ * native `Error` of this class, with its `code`, `reason`, `adapter` and `tenant`.
  */
 export class AdmissionRejectedError extends RtError {
   readonly reason: AdmissionRejectionReason;
@@ -30,10 +48,17 @@ export class AdmissionRejectedError extends RtError {
   readonly tenant: string;
 
   constructor(reason: AdmissionRejectionReason, adapter: string, tenant: string) {
-    super(
-      'RT_ADMISSION_REJECTED',
-      `delivery rejected (${reason}) for adapter "${adapter}", tenant "${tenant}"`,
-    );
+    // No frames captured (the limit restored even if the superclass threw): see the class comment.
+    const stackTraceLimit = Error.stackTraceLimit;
+    const lowered = lowerStackTraceLimit();
+    try {
+      super(
+        'RT_ADMISSION_REJECTED',
+        `delivery rejected (${reason}) for adapter "${adapter}", tenant "${tenant}"`,
+      );
+    } finally {
+      if (lowered) Error.stackTraceLimit = stackTraceLimit;
+    }
     this.reason = reason;
     this.adapter = adapter;
     this.tenant = tenant;

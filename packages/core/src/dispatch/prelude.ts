@@ -53,37 +53,121 @@ export interface PreludeHost {
  * the deferred or sync runner. Every refusal is observed and counted:
  * `AdmissionRejectedError` (shutdown, capacity), `PreludeError` (the State failed to mark, or the
  * lock scope function failed; nothing marked), `InvalidEventError` (the event breaks the event
- * contract; not counted as received).
+ * contract; not counted as received). Never throws: every refusal is a rejection. Everything up to
+ * admission runs before it returns (unless the conversation step reads the State); a delivery
+ * refused there is observed and counted at once, and its promise rejects one microtask later
+ * (`rejectSoon`).
  */
-export async function runPrelude(
+export function runPrelude(
   host: PreludeHost,
   received: RtEvent,
   options: DispatchOptions = {},
 ): Promise<DispatchResult> {
+  let entry: Entry | Promise<DispatchResult>;
+  try {
+    entry = enter(host, received, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (entry instanceof Promise) return entry;
+  if (entry.status === 'unrouted') return Promise.resolve({ status: 'unrouted' });
+  if (entry.status === 'refused') return rejectSoon(entry.error);
+  return accept(host, entry, options);
+}
+
+/** Where the synchronous part of the prelude left a delivery. */
+type Entry =
+  | { readonly status: 'unrouted' }
+  | { readonly status: 'refused'; readonly error: AdmissionRejectedError }
+  | Admitted;
+
+/** A delivery past routing, lock scope and admission: what acceptance needs. */
+interface Admitted {
+  readonly status: 'admitted';
+  readonly event: RtEvent;
+  readonly handlers: Handler[];
+  readonly adapter: Adapter;
+  readonly mode: DispatchMode;
+  readonly scopeKey: string;
+  readonly slot: Delivery['slot'];
+}
+
+/**
+ * Steps 1 to 3 when they need no State: validation, the shutdown check, routing, lock scope and
+ * admission; the prelude's remaining promise when the conversation step reads the State. Throws
+ * `InvalidEventError` and a lock scope's `PreludeError`.
+ */
+function enter(
+  host: PreludeHost,
+  received: RtEvent,
+  options: DispatchOptions,
+): Entry | Promise<DispatchResult> {
   validateEvent(received);
   const adapter = host.adapter(received.adapter);
   if (!adapter) throw new InvalidEventError(`no adapter named "${received.adapter}" is registered`);
   host.count('received');
   const mode = host.modeFor(received, adapter);
-  if (host.closed()) reject(host, received, mode, 'shutdown');
+  if (host.closed()) return refused(host, received, mode, 'shutdown');
   const step = conversationRoute(host, received, mode);
-  const subscribed = step === undefined ? undefined : await step;
+  if (step !== undefined)
+    return afterConversationStep(host, received, adapter, mode, step, options);
+  return admit(host, received, undefined, adapter, mode);
+}
+
+/** The prelude of a delivery whose conversation step reads the State: the same steps, after it. */
+async function afterConversationStep(
+  host: PreludeHost,
+  received: RtEvent,
+  adapter: Adapter,
+  mode: DispatchMode,
+  step: Promise<Handler[] | undefined>,
+  options: DispatchOptions,
+): Promise<DispatchResult> {
+  const entry = admit(host, received, await step, adapter, mode);
+  if (entry.status === 'unrouted') return { status: 'unrouted' };
+  if (entry.status === 'refused') throw entry.error;
+  return await accept(host, entry, options);
+}
+
+/**
+ * Route (`subscribed`: the conversation step's handlers), lock scope and admission: an unrouted
+ * delivery is recorded `unrouted`, a refused one observed and recorded (`refused`). Computed
+ * before anything is reserved or marked: a failing scope function throws `PreludeError`.
+ */
+function admit(
+  host: PreludeHost,
+  received: RtEvent,
+  subscribed: Handler[] | undefined,
+  adapter: Adapter,
+  mode: DispatchMode,
+): Entry {
   const { event, handlers } =
     subscribed === undefined
       ? route(host.router, received)
       : { event: received, handlers: subscribed };
   if (handlers.length === 0) {
     host.ledger.note(event, mode, { outcome: 'unrouted' }, event.receivedAt, false);
-    return { status: 'unrouted' };
+    return UNROUTED;
   }
-  // Computed before anything is reserved or marked: a failing scope function refuses the event.
   const scopeKey = scopeKeyFor(host, event, adapter, mode);
   let slot: Delivery['slot'];
   if (mode === 'deferred') {
     const admitted = host.admission.tryAcquire(event.adapter, event.tenant);
-    if (typeof admitted === 'string') reject(host, event, mode, admitted);
+    if (typeof admitted === 'string') return refused(host, event, mode, admitted);
     slot = admitted;
   }
+  return { status: 'admitted', event, handlers, adapter, mode, scopeKey, slot };
+}
+
+const UNROUTED: Entry = Object.freeze({ status: 'unrouted' });
+
+/** Step 4 and on: the dedupe mark, then the deferred or sync runner. */
+async function accept(
+  host: PreludeHost,
+  admitted: Admitted,
+  options: DispatchOptions,
+): Promise<DispatchResult> {
+  const { event, handlers, adapter, mode, scopeKey, slot } = admitted;
   host.ledger.open();
   // An event the platform never redelivers may ask for a shorter mark, or none (`dedupeTtlMs: 0`).
   const ttlMs = event.dedupeTtlMs ?? host.dedupeTtlMs;
@@ -146,7 +230,7 @@ function conversationRoute(
   if (step === undefined) return undefined;
   return step.then(
     (handlers) => {
-      if (host.closed()) reject(host, event, mode, 'shutdown');
+      if (host.closed()) throw refused(host, event, mode, 'shutdown').error;
       return handlers;
     },
     (cause: unknown) => {
@@ -160,12 +244,16 @@ function conversationRoute(
   );
 }
 
-function reject(
+/**
+ * Records a refusal (the `admission_rejected` observation, built only when someone observes, and
+ * the outcome `admission-rejected`) and returns it, for the caller to reject with.
+ */
+function refused(
   host: PreludeHost,
   event: RtEvent,
   mode: DispatchMode,
   reason: AdmissionRejectionReason,
-): never {
+): Entry & { readonly status: 'refused' } {
   if (host.observing()) {
     host.emit({
       type: 'admission_rejected',
@@ -178,8 +266,29 @@ function reject(
       mode,
     });
   }
-  host.ledger.note(event, mode, { outcome: 'admission-rejected' }, event.receivedAt, false);
-  throw new AdmissionRejectedError(reason, event.adapter, event.tenant);
+  host.ledger.note(event, mode, ADMISSION_REJECTED, event.receivedAt, false);
+  return {
+    status: 'refused',
+    error: new AdmissionRejectedError(reason, event.adapter, event.tenant),
+  };
+}
+
+const ADMISSION_REJECTED = Object.freeze({ outcome: 'admission-rejected' as const });
+
+/** Settled already: `rejectSoon` schedules its rejection on it. */
+const RESOLVED = Promise.resolve();
+
+/**
+ * A promise rejected with `error` one microtask from now (on the promise job queue, which fake
+ * timers never hold back), without a `throw`. `dispatch`'s callers await it at once, so it
+ * rejects with its handler attached: no `throw` (V8 builds a message for each one) and no entry
+ * in Node's unhandled-rejection tracking, which an already rejected promise, or an async function
+ * throwing before its first `await`, costs per refused delivery.
+ */
+function rejectSoon(error: unknown): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    RESOLVED.then(() => reject(error));
+  });
 }
 
 /**

@@ -4,12 +4,16 @@
  * is answered 503 at admission. Measured open-loop (a fixed offered rate, 5,000 deliveries per
  * second, far above the bound's drain rate of zero; latency from when each delivery was due) and,
  * in the same run against the same full server, closed-loop at full speed (50 connections, each
- * sending when answered), whose rate is the server's refusal capacity. Lower offered rates beside
- * the 5,000 show where queueing starts. Both load generators are `rejection/paced-main.ts` in its own process.
+ * sending when answered), whose rate is the server's refusal capacity, with the server's CPU time
+ * per refusal (read from `/proc`). Lower offered rates beside the 5,000 show where queueing
+ * starts. The same loads then meet the refusal baseline (`refusal-baseline.ts`: plain `node:http`
+ * verifying, parsing and answering the same 503), the floor on this machine in the same run. The
+ * load generator is `rejection/paced-main.ts`, in its own process.
  */
 import { loadavg } from 'node:os';
 import type { ServerConfig } from '../ack/server-main.js';
 import { runChild, startChild } from '../proc/child.js';
+import { cpuMicrosOf } from '../proc/rss.js';
 import type { BenchRunOptions, BenchSection } from '../report/section.js';
 import { formatCount, formatFixed, median } from '../report/stats.js';
 import type { PacedConfig, PacedResult } from './paced-main.js';
@@ -33,20 +37,73 @@ interface RejectionRun {
   /** One per offered rate, in the order of `Sizes.rates`. */
   readonly open: readonly PacedResult[];
   readonly closed: PacedResult;
+  /** The server's CPU time (user + system) per refusal during the closed-loop load, us. */
+  readonly cpuUsPerRefusal: number;
+}
+
+/** One run against rt's full server and one against the refusal baseline. */
+interface PairedRun {
+  readonly rt: RejectionRun;
+  readonly baseline: RejectionRun;
 }
 
 interface MemoryReply {
   readonly inFlight: number;
 }
 
-async function measure(sizes: Sizes, run: number): Promise<RejectionRun> {
+type Load = (config: Omit<PacedConfig, 'url'>) => Promise<PacedResult>;
+
+function loaderFor(port: number): Load {
+  const url = `http://127.0.0.1:${port}/slack/events`;
+  return (config) =>
+    runChild<PacedResult>('rejection/paced-main.ts', [JSON.stringify({ url, ...config })]);
+}
+
+/**
+ * Against a server that refuses everything: the unmeasured warm-up, each open-loop rate, then the
+ * closed-loop load with the server's CPU time around it; every answer must be a 503.
+ */
+async function refusals(load: Load, pid: number, sizes: Sizes, run: string) {
+  await load({
+    mode: 'closed',
+    count: sizes.warmup,
+    connections: sizes.connections,
+    run: `${run}2`,
+  });
+  const open: PacedResult[] = [];
+  for (const [index, rate] of sizes.rates.entries()) {
+    open.push(
+      await load({
+        mode: 'open',
+        count: Math.round(rate * sizes.openSeconds),
+        rate,
+        connections: sizes.connections,
+        run: `${run}3${index}`,
+      }),
+    );
+  }
+  const cpuBefore = cpuMicrosOf(pid);
+  const closed = await load({
+    mode: 'closed',
+    count: sizes.closed,
+    connections: sizes.connections,
+    run: `${run}4`,
+  });
+  const cpuUsPerRefusal = (cpuMicrosOf(pid) - cpuBefore) / closed.sent;
+  for (const result of [...open, closed]) {
+    if (result.errors > 0 || (result.byStatus['503'] ?? 0) !== result.sent) {
+      throw new Error(`rejection: expected only 503s, got ${JSON.stringify(result.byStatus)}`);
+    }
+  }
+  return { open, closed, cpuUsPerRefusal } satisfies RejectionRun;
+}
+
+async function measureRt(sizes: Sizes, run: number): Promise<RejectionRun> {
   const server: ServerConfig = { kind: 'native', maxDetached: sizes.bound, handlerMs: HANDLER_MS };
   const { child, ready } = await startChild<{ port: number }>('ack/server-main.ts', [
     JSON.stringify(server),
   ]);
-  const url = `http://127.0.0.1:${ready.port}/slack/events`;
-  const load = (config: Omit<PacedConfig, 'url'>) =>
-    runChild<PacedResult>('rejection/paced-main.ts', [JSON.stringify({ url, ...config })]);
+  const load = loaderFor(ready.port);
   try {
     const fill = await load({
       mode: 'closed',
@@ -58,36 +115,19 @@ async function measure(sizes: Sizes, run: number): Promise<RejectionRun> {
     if ((fill.byStatus['200'] ?? 0) !== sizes.bound || inFlight !== sizes.bound) {
       throw new Error(`rejection: bound not full (${JSON.stringify(fill.byStatus)}, ${inFlight})`);
     }
-    await load({
-      mode: 'closed',
-      count: sizes.warmup,
-      connections: sizes.connections,
-      run: `${run}2`,
-    });
-    const open: PacedResult[] = [];
-    for (const [index, rate] of sizes.rates.entries()) {
-      open.push(
-        await load({
-          mode: 'open',
-          count: Math.round(rate * sizes.openSeconds),
-          rate,
-          connections: sizes.connections,
-          run: `${run}3${index}`,
-        }),
-      );
-    }
-    const closed = await load({
-      mode: 'closed',
-      count: sizes.closed,
-      connections: sizes.connections,
-      run: `${run}4`,
-    });
-    for (const result of [...open, closed]) {
-      if (result.errors > 0 || (result.byStatus['503'] ?? 0) !== result.sent) {
-        throw new Error(`rejection: expected only 503s, got ${JSON.stringify(result.byStatus)}`);
-      }
-    }
-    return { open, closed };
+    return await refusals(load, child.pid, sizes, String(run));
+  } finally {
+    await child.stop();
+  }
+}
+
+async function measureBaseline(sizes: Sizes, run: number): Promise<RejectionRun> {
+  const { child, ready } = await startChild<{ port: number }>(
+    'rejection/baseline-server-main.ts',
+    [],
+  );
+  try {
+    return await refusals(loaderFor(ready.port), child.pid, sizes, `${run}5`);
   } finally {
     await child.stop();
   }
@@ -106,56 +146,79 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
         connections: 50,
       };
   const targetRate = sizes.rates[sizes.rates.length - 1]!;
-  const runs: RejectionRun[] = [];
+  const targetIndex = sizes.rates.length - 1;
+  const runs: PairedRun[] = [];
   const loadAverage = loadavg()[0]!;
   for (let run = 0; run < options.runs; run += 1) {
-    options.log(`rejection: run ${run + 1}/${options.runs}, bound ${sizes.bound} full`);
-    runs.push(await measure(sizes, run + 1));
+    options.log(`rejection: run ${run + 1}/${options.runs}, rt, bound ${sizes.bound} full`);
+    const rt = await measureRt(sizes, run + 1);
+    options.log(`rejection: run ${run + 1}/${options.runs}, refusal baseline`);
+    runs.push({ rt, baseline: await measureBaseline(sizes, run + 1) });
   }
-  const m = (pick: (r: RejectionRun) => number) => median(runs.map(pick));
-  const row = (label: string, pick: (r: RejectionRun) => PacedResult) => [
-    label,
-    formatCount(m((r) => pick(r).sent)),
-    formatCount(m((r) => pick(r).sentPerSecond)),
-    formatFixed(
-      m((r) => pick(r).p50ByStatusMs['503']!),
-      2,
-    ),
-    formatFixed(
-      m((r) => pick(r).p99ByStatusMs['503']!),
-      2,
-    ),
-    formatFixed(
-      m((r) => pick(r).maxMs),
-      1,
-    ),
-  ];
-  const openP99 = m((r) => r.open[sizes.rates.length - 1]!.p99ByStatusMs['503']!);
-  const closedP99 = m((r) => r.closed.p99ByStatusMs['503']!);
+  const loadAverageEnd = loadavg()[0]!;
+  const m = (pick: (r: PairedRun) => number) => median(runs.map(pick));
+  const p503 = (result: PacedResult, q: 'p50ByStatusMs' | 'p99ByStatusMs') => result[q]['503']!;
+  const rows = (server: 'rt' | 'baseline', name: string) => {
+    const row = (label: string, pick: (r: RejectionRun) => PacedResult, cpu: string) => [
+      name,
+      label,
+      formatCount(m((r) => pick(r[server]).sent)),
+      formatCount(m((r) => pick(r[server]).sentPerSecond)),
+      formatFixed(m((r) => p503(pick(r[server]), 'p50ByStatusMs'))),
+      formatFixed(m((r) => p503(pick(r[server]), 'p99ByStatusMs'))),
+      formatFixed(
+        m((r) => pick(r[server]).maxMs),
+        1,
+      ),
+      cpu,
+    ];
+    return [
+      ...sizes.rates.map((rate, index) =>
+        row(`open-loop, ${formatCount(rate)}/s offered`, (r) => r.open[index]!, '-'),
+      ),
+      row(
+        `closed-loop, ${sizes.connections} connections, full speed`,
+        (r) => r.closed,
+        formatFixed(
+          m((r) => r[server].cpuUsPerRefusal),
+          0,
+        ),
+      ),
+    ];
+  };
+  const openP99 = m((r) => p503(r.rt.open[targetIndex]!, 'p99ByStatusMs'));
+  const closedP99 = m((r) => p503(r.rt.closed, 'p99ByStatusMs'));
+  const baselineOpenP99 = m((r) => p503(r.baseline.open[targetIndex]!, 'p99ByStatusMs'));
+  const capacityRatio = m((r) => r.rt.closed.sentPerSecond / r.baseline.closed.sentPerSecond);
+  const cpuRatio = m((r) => r.rt.cpuUsPerRefusal / r.baseline.cpuUsPerRefusal);
   return {
     name: 'rejection',
     title: 'Rejection latency of a full server, open-loop and closed-loop',
     method: [
-      `Load average when it started: ${formatFixed(loadAverage, 1)} (a shared machine; absolute figures move with it).`,
-      `rt's Slack adapter (native listener, memory State) with \`maxDetached\` ${formatCount(sizes.bound)} filled first by ${formatCount(sizes.bound)} deliveries whose handler waits 60 s (checked: all accepted and in flight), so every measured delivery is refused with 503 at admission; ${options.runs} run(s), medians.`,
-      `Then ${formatCount(sizes.warmup)} unmeasured refusals (closed-loop). Open-loop: unique signed \`app_mention\` deliveries offered for ${sizes.openSeconds} s at each of ${sizes.rates.map(formatCount).join(', ')} per second over a pool of ${sizes.connections} keep-alive connections (a \`node:http\` Agent, a 1 ms pacing timer), each latency counted from when the delivery was due, so falling behind counts. Closed-loop: ${formatCount(sizes.closed)} deliveries by ${sizes.connections} senders, each sending when answered (full speed), against the same full server.`,
+      `Load average when it started: ${formatFixed(loadAverage, 1)}, when it ended: ${formatFixed(loadAverageEnd, 1)} (a shared machine; absolute figures move with it, the ratios to the baseline much less).`,
+      `rt: its Slack adapter (native listener, memory State) with \`maxDetached\` ${formatCount(sizes.bound)} filled first by ${formatCount(sizes.bound)} deliveries whose handler waits 60 s (checked: all accepted and in flight), so every measured delivery is refused with 503 at admission. Baseline: plain \`node:http\` reading, verifying and parsing each delivery and answering the same 503 (\`rejection/refusal-baseline.ts\`), in the same run. ${options.runs} run(s), medians.`,
+      `Against each server: ${formatCount(sizes.warmup)} unmeasured refusals (closed-loop), then open-loop: unique signed \`app_mention\` deliveries offered for ${sizes.openSeconds} s at each of ${sizes.rates.map(formatCount).join(', ')} per second over a pool of ${sizes.connections} keep-alive connections (a \`node:http\` Agent, a 1 ms pacing timer), each latency counted from when the delivery was due, so falling behind counts. Closed-loop: ${formatCount(sizes.closed)} deliveries by ${sizes.connections} senders, each sending when answered (full speed); its rate is the server's refusal capacity under this load generator, and the server's CPU time (user + system, from \`/proc\`) during it, per refusal, is the load-independent figure.`,
       'The load generator is its own process (`rejection/paced-main.ts`); deliveries are built and signed before its clock starts.',
     ],
     tables: [
       {
-        header: ['load', 'deliveries', 'sent/s', 'p50 of a 503, ms', 'p99 of a 503, ms', 'max, ms'],
-        rows: [
-          ...sizes.rates.map((rate, index) =>
-            row(`open-loop, ${formatCount(rate)}/s offered`, (r) => r.open[index]!),
-          ),
-          row(`closed-loop, ${sizes.connections} connections, full speed`, (r) => r.closed),
+        header: [
+          'server',
+          'load',
+          'deliveries',
+          'sent/s',
+          'p50 of a 503, ms',
+          'p99 of a 503, ms',
+          'max, ms',
+          'server CPU per refusal, us',
         ],
+        rows: [...rows('rt', 'rt, bound full'), ...rows('baseline', 'baseline (node:http 503)')],
       },
     ],
     targets: [
       {
         target: `rejection p99 < ${TARGET_P99_MS} ms under an open-loop flood of ${formatCount(targetRate)} deliveries/s (bound full)`,
-        figure: `${formatFixed(openP99, 2)} ms (closed-loop full speed: ${formatFixed(closedP99, 2)} ms)`,
+        figure: `${formatFixed(openP99, 2)} ms (closed-loop full speed: ${formatFixed(closedP99, 2)} ms; the baseline at ${formatCount(targetRate)}/s: ${formatFixed(baselineOpenP99, 2)} ms; closed-loop capacity ${formatFixed(capacityRatio)}x the baseline's, server CPU per refusal ${formatFixed(cpuRatio)}x)`,
         met: openP99 < TARGET_P99_MS,
       },
     ],
