@@ -1,8 +1,9 @@
 import { anySignal } from '@rt/core/adapter';
-import {
+// The default import is the CommonJS module itself: Node's ESM loader does not see
+// `retryPolicies` as a named export.
+import webApi, {
   type FetchFunction,
   type RetryOptions,
-  retryPolicies,
   WebClient,
   type WebClientOptions,
 } from '@slack/web-api';
@@ -53,7 +54,9 @@ export class SignalWebClient extends WebClient {
     const send: FetchFunction = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     super(token, {
       ...options,
-      retryConfig: stopOnAbort(options.retryConfig ?? retryPolicies.tenRetriesInAboutThirtyMinutes),
+      retryConfig: stopOnAbort(
+        options.retryConfig ?? webApi.retryPolicies.tenRetriesInAboutThirtyMinutes,
+      ),
       fetch: (url, init) => fetchWithSignal(send, url, init, this && takePending(this, init)),
     });
   }
