@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Deferred, deferred } from '@rt/testing';
@@ -155,6 +156,23 @@ describe('SignalWebClient', () => {
       message: reason,
     });
     expect(api.held).toEqual([]);
+  });
+
+  it('stops listening to the call signal once each answer is read: a long-lived signal gathers no listeners', async () => {
+    const client = new SignalWebClient('xoxb-test', {
+      slackApiUrl: api.url,
+      timeout: 60_000,
+      retryConfig: { retries: 0 },
+    });
+    const controller = new AbortController();
+    for (let turn = 0; turn < 3; turn += 1) {
+      const call = client.chat.postMessage(
+        withSignal({ channel: 'C1', text: `turn ${turn}` }, controller.signal),
+      );
+      (await api.next()).ok();
+      await expect(call).resolves.toMatchObject({ ok: true });
+    }
+    expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
   });
 
   it('passes the joined signal to the fetch given in its options', async () => {

@@ -12,6 +12,8 @@ import webApi, {
 const SIGNAL = Symbol('rt.slack.signal');
 
 type FetchInit = Parameters<FetchFunction>[1];
+/** What a `fetch` given to `WebClient` resolves (the members the library reads). */
+type FetchResponse = Awaited<ReturnType<FetchFunction>>;
 type Serialize = (
   this: WebClient,
   data: Record<PropertyKey, unknown>,
@@ -37,11 +39,12 @@ const pendingOf = new WeakMap<WebClient, Pending>();
  * symbol keys included, into the body that `makeRequest` hands to `serializeBody`, and calls
  * `fetch` right after it, in the same synchronous turn; the override of `serializeBody` notes the
  * call's signal with the body it serialised, and the fetch takes it only for exactly that body, so
- * a signal can never reach another call's request. The fetch combines it with the client's own
- * per-attempt timeout signal (`anySignal`; once the request has failed, or the timeout fired, it
- * stops listening to the call's signal). An abort therefore cancels the attempt in flight, body
- * included; a later attempt starts already aborted, and the retry policy stops at once (every
- * client's `retryConfig`, the library's default included, goes through `isAbortedAttempt`).
+ * a signal can never reach another call's request. The fetch joins it to the client's own
+ * per-attempt timeout signal (`anySignal`), which stops listening to the call's signal once the
+ * request failed or its answer was read (so a long-lived signal gathers no listeners). An abort
+ * therefore cancels the attempt in flight, body included; a later attempt starts already aborted,
+ * and the retry policy stops at once (every client's `retryConfig`, the library's default
+ * included, goes through `isAbortedAttempt`).
  *
  * Not cancelled: the `Retry-After` wait of a rate-limited attempt and the backoff between
  * attempts run out before the client settles (the adapter's calls reject at the abort anyway),
@@ -57,7 +60,8 @@ export class SignalWebClient extends WebClient {
       retryConfig: stopOnAbort(
         options.retryConfig ?? webApi.retryPolicies.tenRetriesInAboutThirtyMinutes,
       ),
-      fetch: (url, init) => fetchWithSignal(send, url, init, this && takePending(this, init)),
+      // `this` is read when a request is sent, long after construction.
+      fetch: (url, init) => fetchWithSignal(send, url, init, takePending(this, init)),
     });
   }
 }
@@ -87,29 +91,54 @@ function takePending(client: WebClient, init: FetchInit): AbortSignal | undefine
   return pending !== undefined && pending.body === init?.body ? pending.signal : undefined;
 }
 
-/** One attempt: `send` with the call's signal joined to the attempt's own (timeout) signal. */
+/**
+ * One attempt: `send` with the call's signal joined to the attempt's own (timeout) signal. The
+ * joined signal stops listening to both once the request failed or its answer was read.
+ */
 async function fetchWithSignal(
   send: FetchFunction,
   url: string | URL,
   init: FetchInit,
   own: AbortSignal | undefined,
-): ReturnType<FetchFunction> {
+): Promise<FetchResponse> {
   if (own === undefined) return send(url, init);
-  const timeout = init?.signal;
-  const joined = timeout === undefined ? undefined : anySignal([own, timeout]);
+  const joined = anySignal([own, init?.signal]);
+  let response: FetchResponse;
   try {
-    return await send(url, { ...init, signal: joined?.signal ?? own });
+    response = await send(url, { ...init, signal: joined.signal });
   } catch (error) {
-    joined?.dispose();
-    if (!own.aborted) throw error;
-    if (typeof error === 'object' && error !== null) {
-      abortedAttempts.add(error);
-      throw error;
-    }
-    const marked = new DOMException(String(error), 'AbortError');
-    abortedAttempts.add(marked);
-    throw marked;
+    joined.dispose();
+    throw own.aborted ? abortedAttempt(error) : error;
   }
+  return releasedOnRead(response, joined.dispose);
+}
+
+/** What `fetch` rejected with for an aborted call, marked for `isAbortedAttempt`. */
+function abortedAttempt(error: unknown): object {
+  const marked =
+    typeof error === 'object' && error !== null
+      ? error
+      : new DOMException(String(error), 'AbortError');
+  abortedAttempts.add(marked);
+  return marked;
+}
+
+const BODY_READERS = new Set<PropertyKey>(['arrayBuffer', 'json', 'text']);
+
+/**
+ * `response` as it is, except that reading its body (`text`, `json`, `arrayBuffer`: what
+ * `FetchResponse` offers) calls `release` once the read settled.
+ */
+function releasedOnRead(response: FetchResponse, release: () => void): FetchResponse {
+  return new Proxy(response, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      if (!BODY_READERS.has(key)) return value.bind(target);
+      return (...args: unknown[]) =>
+        (value.apply(target, args) as Promise<unknown>).finally(release);
+    },
+  });
 }
 
 /** `retryConfig` with an `onFailedAttempt` that ends the retries of an aborted call. */
