@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type NpmLsNode, versionsIn } from './installed-versions.js';
 import { run } from './run.js';
 
 const FIXTURE_DIR = fileURLToPath(new URL('../fixture/', import.meta.url));
@@ -58,6 +59,12 @@ export async function latestVersion(name: string): Promise<string> {
     env: npmEnv(),
   });
   return stdout.trim();
+}
+
+/** The distinct versions of `name` installed in the npm project at `dir` (`npm ls`), sorted. */
+export async function installedVersions(dir: string, name: string): Promise<string[]> {
+  const { stdout } = await run('npm', ['ls', name, '--all', '--json'], { cwd: dir, env: npmEnv() });
+  return versionsIn(JSON.parse(stdout) as NpmLsNode, name);
 }
 
 /**

@@ -2,7 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileAndRunBot, createConsumerProject, latestVersion } from './consumer.js';
+import {
+  compileAndRunBot,
+  createConsumerProject,
+  installedVersions,
+  latestVersion,
+} from './consumer.js';
 import { checkDocs, type DocsReport, formatProblems } from './docs/check-docs.js';
 import {
   BROKEN_DOCS,
@@ -139,6 +144,10 @@ describe('published packages, packed and installed outside the workspace', () =>
       readFileSync(join(project, 'node_modules/@rt/adapter-slack/package.json'), 'utf8'),
     ) as { exports: unknown };
     expect(exportConditions(installed.exports)).not.toContain('@rt/source');
+    // The adapter and @slack/socket-mode share one @slack/web-api major: one copy is installed.
+    expect(await installedVersions(project, '@slack/web-api')).toEqual([
+      expect.stringMatching(/^8\./),
+    ]);
 
     const output = await compileAndRunBot(project);
     expect(output.trim().split('\n')).toEqual([
@@ -230,6 +239,12 @@ describe('published packages, packed and installed outside the workspace', () =>
       ];
       expect(lines).toHaveLength(expected.length);
       for (const [index, pattern] of expected.entries()) expect(lines[index]).toMatch(pattern);
+    });
+
+    it('every package together installs one @slack/web-api (adapter-slack, slack-installs, socket-mode)', async () => {
+      expect(await installedVersions(project, '@slack/web-api')).toEqual([
+        expect.stringMatching(/^8\./),
+      ]);
     });
 
     it.runIf(CHECK_REPOSITORY_DOCS)(

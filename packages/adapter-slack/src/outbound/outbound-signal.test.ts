@@ -1,7 +1,7 @@
-import { Agent } from 'node:http';
 import type { RtEvent } from '@rt/core';
 import { fakeRuntimeHandle } from '@rt/testing/adapter';
 import { buildMessageEvent, type FakeSlackApi, startFakeSlackApi } from '@rt/testing/slack';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SlackAdapterOptions } from '../options.js';
 import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
@@ -31,7 +31,7 @@ describe('outbound calls with a signal', () => {
     fake = await startFakeSlackApi();
   });
   afterEach(async () => {
-    agent?.destroy();
+    await agent?.destroy();
     agent = undefined;
     await fake.close();
   });
@@ -49,9 +49,17 @@ describe('outbound calls with a signal', () => {
   }
 
   it('passes the signal to the HTTP request: an abort frees the connection a hung call held', async () => {
-    // One socket only: a request left running would hold it, and the next call could never go out.
-    agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const adapter = adapterWith({ webClientOptions: { agent, retryConfig: { retries: 0 } } });
+    // One connection only: a request left running would hold it, and the next call could never go out.
+    const only = new Agent({ connections: 1 });
+    agent = only;
+    const fetch = ((url: string | URL, init?: RequestInit) =>
+      undiciFetch(url, { ...init, dispatcher: only } as Parameters<
+        typeof undiciFetch
+      >[1])) as never;
+    // A long per-attempt timeout: only the abort can end the hung request in time.
+    const adapter = adapterWith({
+      webClientOptions: { fetch, timeout: 60_000, retryConfig: { retries: 0 } },
+    });
     fake.hang('chat.postMessage');
     const controller = new AbortController();
     const posting = adapter.reply(eventOf(), 'hello', { signal: controller.signal });

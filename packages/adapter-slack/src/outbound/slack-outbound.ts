@@ -1,6 +1,6 @@
 import type { HistoryMessage, OutboundMessage, PostedMessage, RtEvent } from '@rt/core';
 import { abortable } from '@rt/core/adapter';
-import type { RetryOptions, ViewsOpenArguments, WebClient, WebClientOptions } from '@slack/web-api';
+import type { ViewsOpenArguments, WebClient, WebClientOptions } from '@slack/web-api';
 import { SlackTargetError } from '../errors.js';
 import { installationOf, type SlackInstallation } from '../normalize/installation.js';
 import type { ResolvedSlackOptions } from '../options.js';
@@ -9,7 +9,7 @@ import { WebClientCache } from './client-cache.js';
 import { postJson } from './direct-call.js';
 import { messageRefOf, type SlackMessageRef, triggerIdOf } from './event-refs.js';
 import { readThread } from './read-history.js';
-import { isAbortedAttempt, SignalWebClient, withSignal } from './signal-web-client.js';
+import { SignalWebClient, withSignal } from './signal-web-client.js';
 import { resolveToken } from './token.js';
 
 /** A view definition (modal), as `views.open`/`push`/`update` take it. */
@@ -48,26 +48,11 @@ function where(event: RtEvent, channel: string | undefined): string {
 
 /**
  * What each `WebClient` is constructed with: `webClientOptions` (already laid over
- * `DEFAULT_WEB_CLIENT_OPTIONS`), with a private copy of its `retryConfig` that never retries an
- * aborted call, pointed at `apiUrl`.
+ * `DEFAULT_WEB_CLIENT_OPTIONS`) pointed at `apiUrl`. The `SignalWebClient` built from it adds the
+ * per-call signal to its fetch and a retry guard that never retries an aborted call.
  */
 export function webClientOptionsOf(options: ResolvedSlackOptions): WebClientOptions {
-  // `retryConfig` goes to p-retry, which also honours `onFailedAttempt` (not in the type).
-  const retryConfig = options.webClientOptions.retryConfig as
-    | (RetryOptions & { onFailedAttempt?: (error: unknown) => unknown })
-    | undefined;
-  if (retryConfig === undefined)
-    return { ...options.webClientOptions, slackApiUrl: options.apiUrl };
-  const onFailedAttempt = retryConfig.onFailedAttempt;
-  const guarded = {
-    ...retryConfig,
-    // An attempt whose signal aborted is not retried (its caller has already been answered).
-    onFailedAttempt: (error: unknown) => {
-      if (isAbortedAttempt(error)) throw error;
-      return onFailedAttempt?.(error);
-    },
-  };
-  return { ...options.webClientOptions, retryConfig: guarded, slackApiUrl: options.apiUrl };
+  return { ...options.webClientOptions, slackApiUrl: options.apiUrl };
 }
 
 /**

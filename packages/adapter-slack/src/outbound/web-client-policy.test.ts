@@ -1,5 +1,6 @@
 import { fakeRuntimeHandle } from '@rt/testing/adapter';
 import { buildMessageEvent, type FakeSlackApi, startFakeSlackApi } from '@rt/testing/slack';
+import { WebAPIRateLimitedError } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
 import { SECRET } from '../test-support/harness.js';
@@ -7,7 +8,7 @@ import { SECRET } from '../test-support/harness.js';
 /** The parts of a WebClient its constructor options end up in (not public API: test only). */
 interface ClientInternals {
   readonly retryConfig: Record<string, unknown>;
-  readonly axios: { readonly defaults: { readonly timeout: number } };
+  readonly timeout: number;
 }
 
 const eventOf = () => {
@@ -48,7 +49,7 @@ describe('the WebClient policy', () => {
 
   it('gives every client a 10 s timeout and the bounded retry policy by default', async () => {
     const client = (await adapterWith().client(eventOf())) as unknown as ClientInternals;
-    expect(client.axios.defaults.timeout).toBe(10_000);
+    expect(client.timeout).toBe(10_000);
     expect(client.retryConfig).toMatchObject({ retries: 2, maxRetryTime: 30_000 });
   });
 
@@ -79,9 +80,35 @@ describe('the WebClient policy', () => {
   it('lets webClientOptions override the timeout and the retry policy', async () => {
     const adapter = adapterWith({ timeout: 500, retryConfig: { retries: 0 } });
     const client = (await adapter.client(eventOf())) as unknown as ClientInternals;
-    expect(client.axios.defaults.timeout).toBe(500);
+    expect(client.timeout).toBe(500);
     fake.fail('chat.postMessage', { status: 500 });
     await expect(adapter.post(eventOf(), 'hello')).rejects.toThrow();
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
+  });
+
+  it('with rejectRateLimitedCalls, a 429 rejects at once with WebAPIRateLimitedError', async () => {
+    const limited = await startFakeSlackApi({
+      rateLimits: { 'chat.postMessage': { limit: 1, windowMs: 60_000 } },
+    });
+    try {
+      const adapter = createSlackAdapter({
+        signingSecret: SECRET,
+        botToken: 'xoxb-policy',
+        apiUrl: limited.url,
+        webClientOptions: { rejectRateLimitedCalls: true },
+      });
+      adapter.attach(fakeRuntimeHandle());
+      await adapter.post(eventOf(), 'first');
+      const error = await adapter.post(eventOf(), 'second').then(
+        () => undefined,
+        (rejected: unknown) => rejected,
+      );
+      expect(error).toBeInstanceOf(WebAPIRateLimitedError);
+      expect(error).toMatchObject({ code: 'slack_webapi_rate_limited_error' });
+      expect((error as WebAPIRateLimitedError).retryAfter).toBeGreaterThan(0);
+      expect(limited.callsTo('chat.postMessage')).toHaveLength(2);
+    } finally {
+      await limited.close();
+    }
   });
 });
