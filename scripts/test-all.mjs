@@ -1,15 +1,20 @@
 #!/usr/bin/env node
 /**
- * Runs the `test` script of every workspace project, `RT_TEST_JOBS` at a time (default 2, one
- * per core of the CI machine), the longest first so the two lanes end together, and prints each
- * project's output whole when it finishes (prefixed with its name), then a table of how long each
- * took. Every project runs even when one fails; the exit code is non-zero if any failed.
+ * Runs the `test` script of every workspace project and prints each project's output whole when
+ * it finishes (prefixed with its name), then a table of how long each took. Every project runs
+ * even when one fails; the exit code is non-zero if any failed.
  *
  *   node scripts/test-all.mjs [project-dir...]     (from the repository root; `pnpm test` runs it)
  *
- * Why not `turbo run test`: turbo starts independent tasks in no particular order, and a long
- * suite started last runs alone on one core while the other idles. The order below is measured
- * (seconds of a quiet run on 2 cores); projects it does not name run after it, by directory.
+ * The CI machine has 2 cores, and most suites spend much of their time waiting (on real servers,
+ * child processes, deadlines), so:
+ * - the model checks (`BACKGROUND`: Spin's exhaustive searches, pure CPU with no deadline) start
+ *   at once under `nice`, outside the count, and take whatever CPU the others leave idle;
+ * - every other project runs `RT_TEST_JOBS` at a time (default 2) at normal priority, the longest
+ *   first (measured, seconds of a quiet run), so the suites that hold real deadlines (the
+ *   reliability suite, the demo, the examples' process tests) never wait behind a Spin search.
+ * Why not `turbo run test`: turbo starts independent tasks in no particular order and knows no
+ * priorities; a long suite started last runs alone on one core while the other idles.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -18,13 +23,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/**
- * Longest first. The CPU-bound suites that are not timing-sensitive (Spin, the pack check's
- * installs and compilations) start first, so the suites that hold real deadlines (the reliability
- * suite, the demo) later share the machine with lighter ones.
- */
+/** Started at once under `nice -n 10`, outside `RT_TEST_JOBS`: CPU-bound, no deadlines. */
+const BACKGROUND = ['models'];
+
+/** The others, longest first; projects not named here run after them, by directory. */
 const LONGEST_FIRST = [
-  'models',
   'tools/pack-check',
   'tools/reliability',
   'examples/demo',
@@ -60,10 +63,13 @@ function ordered(all) {
 }
 
 /** Runs one project's tests; resolves its result once it exits, its output kept whole. */
-function runOne(dir) {
+function runOne(dir, { nice = false } = {}) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('pnpm', ['run', 'test'], {
+    const [command, args] = nice
+      ? ['nice', ['-n', '10', 'pnpm', 'run', 'test']]
+      : ['pnpm', ['run', 'test']];
+    const child = spawn(command, args, {
       cwd: join(root, dir),
       env: process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -91,12 +97,16 @@ function runOne(dir) {
 }
 
 const wanted = process.argv.slice(2);
-const queue = ordered(wanted.length > 0 ? wanted : projects());
+const selected = wanted.length > 0 ? wanted : projects();
+const background = selected.filter((dir) => BACKGROUND.includes(dir));
+const queue = ordered(selected.filter((dir) => !BACKGROUND.includes(dir)));
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: read by this script, not by a turbo task
 const jobs = Math.max(1, Number(process.env.RT_TEST_JOBS ?? 2) || 2);
 const started = Date.now();
 const results = [];
-process.stdout.write(`test-all: ${queue.length} projects, ${jobs} at a time\n`);
+process.stdout.write(
+  `test-all: ${selected.length} projects: ${background.join(', ') || 'none'} in the background (nice), the others ${jobs} at a time\n`,
+);
 
 async function lane() {
   for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
@@ -104,7 +114,11 @@ async function lane() {
     results.push(await runOne(dir));
   }
 }
-await Promise.all(Array.from({ length: jobs }, lane));
+const backgroundRuns = background.map((dir) => {
+  process.stdout.write(`test-all: start ${dir} (background, nice)\n`);
+  return runOne(dir, { nice: true }).then((result) => results.push(result));
+});
+await Promise.all([...Array.from({ length: jobs }, lane), ...backgroundRuns]);
 
 const failed = results.filter((result) => !result.ok);
 process.stdout.write('\ntest-all: seconds per project\n');
