@@ -30,10 +30,13 @@ describe('shutdown while streamed replies are in flight', () => {
         adapter: {
           stream: { native, appendIntervalMs: 20, updateIntervalMs: 20 },
         },
-        // Native: half the ends at once are refused, so a marker waits out a 429 within
-        // finishTimeoutMs. (On the update path every write is a `chat.update`: a limit that tight
-        // would keep the short replies from finishing within the grace.)
-        webApi: native ? { rateLimits: { [endMethod]: { limit: LONG / 2, windowMs: 1000 } } } : {},
+        // Native: more ends at once than the limit, so some are refused and each of those waits
+        // out one 429 (the next window takes them all) within finishTimeoutMs. A tighter limit
+        // would make ends wait several windows plus the WebClient's own retry backoff, past the
+        // budget: they would end `unfinished`, honestly, which is not what this test is about.
+        // (On the update path every write is a `chat.update`: a limit that tight would keep the
+        // short replies from finishing within the grace.)
+        webApi: native ? { rateLimits: { [endMethod]: { limit: LONG - 2, windowMs: 1000 } } } : {},
       });
       const ledger = new StreamLedger();
       bed.runtime.onMention(

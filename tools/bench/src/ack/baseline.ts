@@ -9,10 +9,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const LIMIT = 1024 * 1024;
 
-/** The baseline listener; `hold` retains each parsed payload for `holdMs`. */
+/**
+ * The baseline listener; `hold` retains each parsed payload for `holdMs`; `answer` writes the
+ * answer to a verified, parsed delivery (default `200`, empty).
+ */
 export function baselineListener(
   secret: string,
   hold?: { holdMs: number; held: Set<unknown> },
+  answer: (res: ServerResponse) => void = (res) => res.writeHead(200).end(),
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const chunks: Buffer[] = [];
@@ -51,7 +55,7 @@ export function baselineListener(
         entry.timer = setTimeout(() => hold.held.delete(entry), hold.holdMs);
         hold.held.add(entry);
       }
-      res.writeHead(200).end();
+      answer(res);
     });
   };
 }
