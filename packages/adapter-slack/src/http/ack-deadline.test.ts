@@ -68,7 +68,7 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
         ...options,
         adapter: { unavailableText: UNAVAILABLE, ...options.adapter },
       });
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     }
 
     it('answers a sync view_submission whose handler ignores its signal at ackDeadlineMs, once', async () => {

@@ -50,7 +50,7 @@ const finished = (outcome: FinishedDelivery['outcome']): FinishedDelivery => ({
 
 describe('answerWithin', () => {
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   });
   afterEach(() => {
     vi.useRealTimers();
