@@ -2,12 +2,7 @@ import type { Adapter } from '../adapter/adapter.js';
 import type { AdmissionController } from '../admission/admission-controller.js';
 import type { ThreadHost } from '../conversation/thread-host.js';
 import { conversationStep } from '../conversation/thread-routing.js';
-import {
-  AdmissionRejectedError,
-  type AdmissionRejectionReason,
-  InvalidEventError,
-  PreludeError,
-} from '../errors.js';
+import { type AdmissionRejectedError, InvalidEventError, PreludeError } from '../errors.js';
 import { eventRef, type RtEvent } from '../event/event.js';
 import { validateEvent } from '../event/validate-event.js';
 import { type LockScope, scopeKeyOf } from '../locks/lock-scope.js';
@@ -20,6 +15,7 @@ import { type Delivery, newDelivery } from './delivery.js';
 import type { DeliveryRunner } from './delivery-runner.js';
 import type { DispatchOptions, DispatchResult } from './dispatch-result.js';
 import { markIdentities } from './mark-identities.js';
+import { recordPreludeError, refused, rejectSoon } from './prelude-failures.js';
 
 /** What the prelude reads and writes; the runtime owns all of it. */
 export interface PreludeHost {
@@ -245,53 +241,6 @@ function conversationRoute(
 }
 
 /**
- * Records a refusal (the `admission_rejected` observation, built only when someone observes, and
- * the outcome `admission-rejected`) and returns it, for the caller to reject with.
- */
-function refused(
-  host: PreludeHost,
-  event: RtEvent,
-  mode: DispatchMode,
-  reason: AdmissionRejectionReason,
-): Entry & { readonly status: 'refused' } {
-  if (host.observing()) {
-    host.emit({
-      type: 'admission_rejected',
-      at: Date.now(),
-      receivedAt: event.receivedAt,
-      event: eventRef(event),
-      adapter: event.adapter,
-      tenant: event.tenant,
-      reason,
-      mode,
-    });
-  }
-  host.ledger.note(event, mode, ADMISSION_REJECTED, event.receivedAt, false);
-  return {
-    status: 'refused',
-    error: new AdmissionRejectedError(reason, event.adapter, event.tenant),
-  };
-}
-
-const ADMISSION_REJECTED = Object.freeze({ outcome: 'admission-rejected' as const });
-
-/** Settled already: `rejectSoon` schedules its rejection on it. */
-const RESOLVED = Promise.resolve();
-
-/**
- * A promise rejected with `error` one microtask from now (on the promise job queue, which fake
- * timers never hold back), without a `throw`. `dispatch`'s callers await it at once, so it
- * rejects with its handler attached: no `throw` (V8 builds a message for each one) and no entry
- * in Node's unhandled-rejection tracking, which an already rejected promise, or an async function
- * throwing before its first `await`, costs per refused delivery.
- */
-function rejectSoon(error: unknown): Promise<never> {
-  return new Promise<never>((_, reject) => {
-    RESOLVED.then(() => reject(error));
-  });
-}
-
-/**
  * The delivery's scope key. A failing scope function is a prelude error like a failing State: it
  * throws `PreludeError` (cause: the function's error), observed as `prelude_error`, outcome
  * `prelude-error`, nothing marked, so adapters answer it as "unavailable, retry".
@@ -306,25 +255,4 @@ function scopeKeyFor(host: PreludeHost, event: RtEvent, adapter: Adapter, mode: 
     recordPreludeError(host, event, mode, error, false);
     throw error;
   }
-}
-
-/**
- * Observes a prelude failure (`prelude_error`) and records its outcome (`prelude-error`);
- * `wasOpen` says whether the ledger had already opened the delivery.
- */
-function recordPreludeError(
-  host: PreludeHost,
-  event: RtEvent,
-  mode: DispatchMode,
-  error: unknown,
-  wasOpen: boolean,
-): void {
-  host.emit({
-    type: 'prelude_error',
-    at: Date.now(),
-    receivedAt: event.receivedAt,
-    event: eventRef(event),
-    error,
-  });
-  host.ledger.note(event, mode, { outcome: 'prelude-error', error }, event.receivedAt, wasOpen);
 }
