@@ -11,6 +11,12 @@ import { type FloodItem, planFlood, SlackFlood } from './support/slack-flood.js'
 
 const LOCK_TTL_MS = 1000;
 const HANDLER_MS = 40;
+/**
+ * The dead instance's handlers run longer, so those in flight when the test decides to kill it
+ * are still running when SIGKILL lands even on a loaded machine (with 40 ms they could all finish
+ * in between, leaving the instance holding no lease and the takeover nothing to show).
+ */
+const CHILD_HANDLER_MS = 400;
 const CHILD = fileURLToPath(new URL('./support/child-instance.ts', import.meta.url));
 
 /** What the child process reported before it died. */
@@ -31,7 +37,7 @@ function spawnChild(redisUrl: string): {
       ...process.env,
       RT_REDIS_URL: redisUrl,
       RT_LOCK_TTL_MS: String(LOCK_TTL_MS),
-      RT_HANDLER_MS: String(HANDLER_MS),
+      RT_HANDLER_MS: String(CHILD_HANDLER_MS),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -178,12 +184,6 @@ describe('two runtimes on one Redis, one killed with SIGKILL mid-flood', () => {
     await until(() => heldAtKill.every((_, i) => survivor.has(`EvTAKE${i}`)));
     // The survivor took over the threads whose leases the dead instance held: higher fences.
     let takenOver = 0;
-    console.log(
-      heldAtKill,
-      [...survivor.values()].filter((s) => s.at > killedAt).slice(0, 5),
-      flood.counters,
-      killedAt,
-    );
     for (const held of heldAtKill) {
       const later = [...survivor.values()].filter(
         (s) => s.lockKey === held.lockKey && s.at > killedAt,
