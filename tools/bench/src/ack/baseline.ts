@@ -9,6 +9,25 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const LIMIT = 1024 * 1024;
 
+/** One held payload: the entry and its timer, nothing of the request it came with. */
+interface HeldEntry {
+  readonly payload: unknown;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * Holds `payload` for `hold.holdMs`. Its own function, so the timer's closure captures only the
+ * entry and the set: created inside the request's listeners, it would keep their context alive
+ * (the request, the response and the body chunks), which is not what "a minimal server holding
+ * every delivery" holds.
+ */
+function holdPayload(payload: unknown, hold: { holdMs: number; held: Set<unknown> }): void {
+  const entry: HeldEntry = { payload, timer: undefined };
+  const { held } = hold;
+  entry.timer = setTimeout(() => held.delete(entry), hold.holdMs);
+  held.add(entry);
+}
+
 /**
  * The baseline listener; `hold` retains each parsed payload for `holdMs`; `answer` writes the
  * answer to a verified, parsed delivery (default `200`, empty).
@@ -50,11 +69,7 @@ export function baselineListener(
         res.writeHead(400).end();
         return;
       }
-      if (hold !== undefined) {
-        const entry = { payload, timer: undefined as NodeJS.Timeout | undefined };
-        entry.timer = setTimeout(() => hold.held.delete(entry), hold.holdMs);
-        hold.held.add(entry);
-      }
+      if (hold !== undefined) holdPayload(payload, hold);
       answer(res);
     });
   };
