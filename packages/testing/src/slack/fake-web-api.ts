@@ -6,181 +6,28 @@ import {
   startLoopbackHttp,
 } from '../support/loopback-http.js';
 import { FakeOAuthServer } from './fake-oauth.js';
-import type { FakeSlackOAuth, FakeSlackOAuthOptions } from './fake-oauth-types.js';
-import { FakeSlackMessages, type FakeSlackRateLimit } from './fake-web-api-messages.js';
-import { validateSlackMessage, validateSlackView } from './validate-blocks.js';
+import { FakeSlackMessages } from './fake-web-api-messages.js';
+import {
+  authError,
+  basicOf,
+  parseArgs,
+  tokenOf,
+  validationErrors,
+} from './fake-web-api-request.js';
+import type {
+  FakeSlackApi,
+  FakeSlackApiCall,
+  FakeSlackApiOptions,
+  FakeSlackRejection,
+} from './fake-web-api-types.js';
 
-/** One call the fake received. */
-export interface FakeSlackApiCall {
-  /** Web API method (`chat.postMessage`), or `response_url` for posts to a handed-out URL. */
-  readonly method: string;
-  /** Decoded arguments: JSON bodies as is; form fields with JSON-looking values parsed. */
-  readonly args: Readonly<Record<string, unknown>>;
-  /** Bearer token (or `token` argument); `undefined` when none was sent. */
-  readonly token: string | undefined;
-  /** Request path (for `response_url`s, the handed-out URL's path). */
-  readonly path: string;
-}
-
-/** A call the fake refused because Slack would (`invalid_blocks`, `invalid_arguments`). */
-export interface FakeSlackRejection {
-  readonly method: string;
-  readonly errors: readonly string[];
-}
-
-/** How a failing method answers. */
-export interface FakeFailure {
-  /** Slack's `error` code in `{ ok: false, error }`. Default `internal_error`. */
-  readonly error?: string;
-  /** HTTP status. Default 200 (Slack reports most failures as 200 + `ok: false`). */
-  readonly status?: number;
-  /** Fail this many calls, then answer normally. Default: every call. */
-  readonly times?: number;
-}
-
-/** A running fake of Slack's Web API and `response_url` endpoints. */
-export interface FakeSlackApi {
-  /** Base URL to use as the adapter's `apiUrl` (ends with `/api/`). */
-  readonly url: string;
-  /** Every call so far, in arrival order. */
-  readonly calls: readonly FakeSlackApiCall[];
-  /** Calls to one method. */
-  callsTo(method: string): FakeSlackApiCall[];
-  /**
-   * Calls refused because their blocks or view break Slack's shapes or limits (validated like
-   * Slack does, `validate-blocks.ts`): answered `invalid_blocks` / `invalid_arguments`.
-   */
-  readonly rejections: readonly FakeSlackRejection[];
-  /** A fresh `response_url` on this server; posts to it are recorded as method `response_url`. */
-  responseUrl(): string;
-  /** Seeds the messages `conversations.replies` returns for a thread (parent first). */
-  seedReplies(
-    channel: string,
-    threadTs: string,
-    messages: readonly Record<string, unknown>[],
-  ): void;
-  /** Makes `method` (or `response_url`) fail. */
-  fail(method: string, failure?: FakeFailure): void;
-  /** Delays every answer of `method` by `delayMs` (real time). */
-  delay(method: string, delayMs: number): void;
-  /** Never answers `method` (until `close()` drops the connection). */
-  hang(method: string): void;
-  /** Resolves once `method` has received `count` calls in total; rejects after `timeoutMs` (5000). */
-  waitForCalls(method: string, count?: number, timeoutMs?: number): Promise<FakeSlackApiCall[]>;
-  /** The OAuth side (consent page, `oauth.v2.access`), when started with `oauth`. */
-  readonly oauth: FakeSlackOAuth | undefined;
-  /**
-   * The bot's messages as posted, updated and streamed (their current text), the native stream
-   * states, the `assistant.threads.*` calls, and the calls refused by `rateLimits`.
-   */
-  readonly messages: FakeSlackMessages;
-  /** Stops the server and drops open connections. Idempotent. */
-  close(): Promise<void>;
-}
-
-/** Options of `startFakeSlackApi`. */
-export interface FakeSlackApiOptions {
-  /** Tokens the fake accepts; others get `invalid_auth`. Default: any non-empty token. */
-  readonly tokens?: readonly string[];
-  /** The bot identity `auth.test` reports. */
-  readonly botUserId?: string;
-  readonly botId?: string;
-  readonly teamId?: string;
-  /**
-   * Serve Slack's OAuth too (`fake-oauth.ts`): a consent page at `/oauth/v2/authorize`,
-   * `oauth.v2.access` (code exchange and refresh grants), and `auth.test` answered per issued token.
-   * Tokens it issued are accepted until revoked or expired; with `oauth` set, other tokens are
-   * accepted only when listed in `tokens`.
-   */
-  readonly oauth?: FakeSlackOAuthOptions;
-  /**
-   * Per-method rate limits (e.g. `{ 'chat.update': { limit: 3, windowMs: 1000 } }`): a call over
-   * its method's limit for its token gets HTTP 429 `{ ok: false, error: 'ratelimited' }` with
-   * `Retry-After` in whole seconds, and is not counted. Default: none.
-   */
-  readonly rateLimits?: Readonly<Record<string, FakeSlackRateLimit>>;
-  /**
-   * Conversations where native streaming is not available, by channel id, with the error
-   * `chat.startStream` answers there (`{ ok: false, error }`, HTTP 200; e.g. a workspace or a
-   * conversation without the app's AI features). Default: streaming is available everywhere.
-   */
-  readonly streamRefusals?: Readonly<Record<string, string>>;
-}
-
-function parseArgs(raw: string, contentType: string | undefined): Record<string, unknown> {
-  if (raw.length === 0) return {};
-  if (contentType?.startsWith('application/json')) {
-    try {
-      const parsed = JSON.parse(raw) as unknown;
-      return typeof parsed === 'object' && parsed !== null
-        ? (parsed as Record<string, unknown>)
-        : {};
-    } catch {
-      return { _raw: raw };
-    }
-  }
-  const args: Record<string, unknown> = {};
-  for (const [key, value] of new URLSearchParams(raw)) {
-    const looksJson = value.startsWith('{') || value.startsWith('[');
-    if (looksJson) {
-      try {
-        args[key] = JSON.parse(value);
-        continue;
-      } catch {
-        // keep the string
-      }
-    }
-    args[key] = value;
-  }
-  return args;
-}
-
-const MESSAGE_METHODS = new Set([
-  'chat.postMessage',
-  'chat.update',
-  'chat.postEphemeral',
-  'response_url',
-]);
-
-/** What Slack would refuse in `args` of `method` (blocks and views only). */
-function validationErrors(method: string, args: Record<string, unknown>): string[] {
-  if (MESSAGE_METHODS.has(method)) return validateSlackMessage(args);
-  if (method === 'views.open' || method === 'views.push' || method === 'views.update') {
-    return validateSlackView(args.view);
-  }
-  return [];
-}
-
-/**
- * Why Slack would refuse `token` before reading the call (`not_authed`, `invalid_auth`, or the
- * issued token's own error such as `token_revoked`), or `undefined` when it is accepted.
- */
-function authError(
-  token: string | undefined,
-  issued: ReturnType<FakeOAuthServer['check']>,
-  options: { readonly tokens?: readonly string[] | undefined },
-  oauth: FakeOAuthServer | undefined,
-): string | undefined {
-  if (issued !== undefined) return 'error' in issued ? String(issued.error) : undefined;
-  if (token === undefined || token.length === 0) return 'not_authed';
-  if (oauth !== undefined)
-    return (options.tokens ?? []).includes(token) ? undefined : 'invalid_auth';
-  if (options.tokens !== undefined && !options.tokens.includes(token)) return 'invalid_auth';
-  return undefined;
-}
-
-function tokenOf(req: IncomingMessage, args: Record<string, unknown>): string | undefined {
-  const header = req.headers.authorization;
-  if (typeof header === 'string' && header.startsWith('Bearer ')) return header.slice(7);
-  return typeof args.token === 'string' ? args.token : undefined;
-}
-
-function basicOf(req: IncomingMessage): { id?: string; secret?: string } {
-  const header = req.headers.authorization;
-  if (typeof header !== 'string' || !header.startsWith('Basic ')) return {};
-  const [id, secret] = Buffer.from(header.slice(6), 'base64').toString('utf8').split(':');
-  return { ...(id ? { id } : {}), ...(secret ? { secret } : {}) };
-}
+export type {
+  FakeFailure,
+  FakeSlackApi,
+  FakeSlackApiCall,
+  FakeSlackApiOptions,
+  FakeSlackRejection,
+} from './fake-web-api-types.js';
 
 /**
  * Starts a fake Slack on 127.0.0.1, port 0. It records every call (method, decoded args, token)
