@@ -1,4 +1,12 @@
 export {
+  buildButton,
+  buildModalSubmit,
+  buildSelect,
+  type ComponentOptions,
+  type ModalSubmitOptions,
+  type SelectOptions,
+} from './component-payloads.js';
+export {
   type FakeDiscordGateway,
   type FakeDiscordGatewayOptions,
   type FakeGatewayEvent,
@@ -32,22 +40,16 @@ export {
 export {
   type AutocompleteOptions,
   buildAutocomplete,
-  buildButton,
   buildChatInputCommand,
   buildMessageCommand,
-  buildModalSubmit,
   buildPing,
-  buildSelect,
   buildUserCommand,
   type ChatInputOptions,
-  type ComponentOptions,
   type ContextMenuOptions,
   DISCORD_TEST_IDS,
   type DiscordTestInteraction,
   type InteractionOptions,
-  type ModalSubmitOptions,
   type OptionValue,
-  type SelectOptions,
 } from './payloads.js';
 export {
   createDiscordSigner,
