@@ -42,7 +42,7 @@ export type {
 export {
   DEFAULT_SLACK_STREAM_OPTIONS,
   type SlackStreamOptions,
-} from './outbound/stream-writer.js';
+} from './outbound/stream-options.js';
 export type {
   SlackAction,
   SlackAppRateLimited,

@@ -14,7 +14,7 @@ import type { WebClientOptions } from '@slack/web-api';
 import type { SlackInstallationSource } from './installs/installation-source.js';
 import type { SlackTokenResolver } from './normalize/installation.js';
 import type { MentionAndMessage } from './normalize/message-identity.js';
-import type { SlackStreamOptions } from './outbound/stream-writer.js';
+import type { SlackStreamOptions } from './outbound/stream-options.js';
 import { SLACK_SHAPES, type SlackShape } from './shapes.js';
 import {
   type ResolvedSocketModeOptions,

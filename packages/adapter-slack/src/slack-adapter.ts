@@ -49,7 +49,8 @@ import {
   SlackOutbound,
   type SlackViewDefinition,
 } from './outbound/slack-outbound.js';
-import { resolveSlackStreamOptions, SlackStreamWriter } from './outbound/stream-writer.js';
+import { resolveSlackStreamOptions } from './outbound/stream-options.js';
+import { SlackStreamWriter } from './outbound/stream-writer.js';
 import { createSlackFollowUps, type SlackFollowUps } from './respond/follow-up.js';
 import type { SlackShape } from './shapes.js';
 import { SocketModeTransport } from './socket-mode/socket-mode-transport.js';

@@ -2,7 +2,8 @@ import type { RtEvent } from '@rt/core';
 import { StreamRateLimitedError } from '@rt/core/adapter';
 import type { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
-import { resolveSlackStreamOptions, SlackStreamWriter } from './stream-writer.js';
+import { resolveSlackStreamOptions } from './stream-options.js';
+import { SlackStreamWriter } from './stream-writer.js';
 
 const EVENT = {
   adapter: 'slack',

@@ -23,7 +23,8 @@ import type { SlackAdapterOptions } from '../options.js';
 import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
 import { BOT_TOKEN, SECRET } from '../test-support/harness.js';
 import { mockTextStream } from '../test-support/mock-model.js';
-import { resolveSlackStreamOptions, slackRetryAfterMs } from './stream-writer.js';
+import { resolveSlackStreamOptions } from './stream-options.js';
+import { slackRetryAfterMs } from './stream-rate-limit.js';
 
 const INTERVAL_MS = 30;
 

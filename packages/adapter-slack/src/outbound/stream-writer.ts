@@ -1,7 +1,5 @@
 import type { PostedMessage, RtEvent } from '@rt/core';
 import {
-  checkNonEmptyText,
-  checkPositiveInteger,
   type StreamEnd,
   StreamRateLimitedError,
   type StreamWriter,
@@ -12,95 +10,11 @@ import { assistantThreadOf } from '../assistant/assistant-thread.js';
 import { SlackTargetError } from '../errors.js';
 import type { SlackEventCallback } from '../parse/payload-types.js';
 import { withSignal } from './signal-web-client.js';
-
-/**
- * How the Slack adapter streams replies (`ctx.stream`). Slack's rate limits are per method and
- * workspace: `chat.update` is Tier 3 (about 50 a minute), the streaming methods are their own
- * methods (`chat.appendStream` Tier 4, about 100 a minute). The intervals below are per stream:
- * several concurrent streams in one workspace share the tier, and Slack's 429s (honoured through
- * `Retry-After`) pace them beyond that.
- */
-export interface SlackStreamOptions {
-  /**
-   * Use Slack's native streaming (`chat.startStream` / `appendStream` / `stopStream`) where the
-   * conversation allows it: a reply in a thread, to a user (the event's `user` and team) or in a
-   * DM. Otherwise, or when false, a posted message grown with `chat.update`. Default true.
-   */
-  readonly native?: boolean;
-  /** Least ms between two `chat.appendStream` calls of one stream. Default 1000. */
-  readonly appendIntervalMs?: number;
-  /** Least ms between two `chat.update` calls of one stream. Default 1500. */
-  readonly updateIntervalMs?: number;
-  /**
-   * Most characters of one message on the update path; past it the reply continues in a new
-   * message in the thread. Default 39000 (Slack refuses text over 40000 with `msg_too_long`).
-   */
-  readonly maxMessageChars?: number;
-  /** The assistant thread status shown until the first text (assistant threads only). */
-  readonly waitingStatus?: string;
-}
-
-/** Defaults of `SlackStreamOptions`. */
-export const DEFAULT_SLACK_STREAM_OPTIONS: Readonly<Required<SlackStreamOptions>> = Object.freeze({
-  native: true,
-  appendIntervalMs: 1000,
-  updateIntervalMs: 1500,
-  maxMessageChars: 39_000,
-  waitingStatus: 'is typing…',
-});
+import type { SlackStreamOptions } from './stream-options.js';
+import { slackRetryAfterMs, waitedByClient } from './stream-rate-limit.js';
 
 /** `chat.appendStream`'s `markdown_text` limit per call. */
 const APPEND_MAX_CHARS = 12_000;
-
-/** `options` over the defaults, validated (`TypeError`/`RangeError` naming the option). */
-export function resolveSlackStreamOptions(
-  options: SlackStreamOptions = {},
-): Readonly<Required<SlackStreamOptions>> {
-  const resolved = { ...DEFAULT_SLACK_STREAM_OPTIONS };
-  for (const [key, value] of Object.entries(options)) {
-    if (value !== undefined) (resolved as Record<string, unknown>)[key] = value;
-  }
-  if (typeof resolved.native !== 'boolean') throw new TypeError('stream.native must be a boolean');
-  checkPositiveInteger('stream.appendIntervalMs', resolved.appendIntervalMs);
-  checkPositiveInteger('stream.updateIntervalMs', resolved.updateIntervalMs);
-  checkPositiveInteger('stream.maxMessageChars', resolved.maxMessageChars);
-  if (resolved.maxMessageChars > 40_000) {
-    throw new RangeError(
-      'stream.maxMessageChars must be at most 40000 (Slack refuses longer text)',
-    );
-  }
-  checkNonEmptyText('stream.waitingStatus', resolved.waitingStatus);
-  return Object.freeze(resolved);
-}
-
-/** Ms to wait when `error` is Slack's rate-limit answer, else `undefined`. */
-export function slackRetryAfterMs(error: unknown): number | undefined {
-  const { code, retryAfter, message, data } = (error ?? {}) as {
-    code?: unknown;
-    retryAfter?: unknown;
-    message?: unknown;
-    data?: { error?: unknown };
-  };
-  if (code === 'slack_webapi_rate_limited_error' && typeof retryAfter === 'number') {
-    return retryAfter * 1000;
-  }
-  // WebClient's own 429 retries gave up: "A rate limit was exceeded (url: ..., retry-after: N)".
-  const found = typeof message === 'string' ? /retry-after: (\d+)/.exec(message) : null;
-  if (found) return Number(found[1]) * 1000;
-  if (data?.error === 'ratelimited') return 1000;
-  return undefined;
-}
-
-/**
- * True when `error` is the `WebClient`'s own 429 handling giving up: without
- * `rejectRateLimitedCalls` it pauses, waits the whole `Retry-After`, and only then throws "A rate
- * limit was exceeded (..., retry-after: N)" (for p-retry to retry, or to surface once retries are
- * spent). The wait is already behind the caller.
- */
-function waitedByClient(error: unknown): boolean {
-  const { message } = (error ?? {}) as { message?: unknown };
-  return typeof message === 'string' && message.startsWith('A rate limit was exceeded');
-}
 
 /** Who a native stream is for: the event's user and their team. */
 function recipientOf(event: RtEvent): { user: string; team: string } | undefined {
