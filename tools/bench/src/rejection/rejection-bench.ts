@@ -8,7 +8,8 @@
  * per refusal (read from `/proc`). Lower offered rates beside the 5,000 show where queueing
  * starts. The same loads then meet the refusal baseline (`refusal-baseline.ts`: plain `node:http`
  * verifying, parsing and answering the same 503), the floor on this machine in the same run. The
- * load generator is `rejection/paced-main.ts`, in its own process.
+ * load generator is `rejection/paced-main.ts` (raw keep-alive sockets, `raw-pool.ts`), in its own
+ * process.
  */
 import { loadavg } from 'node:os';
 import type { ServerConfig } from '../ack/server-main.js';
@@ -159,11 +160,17 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
   const m = (pick: (r: PairedRun) => number) => median(runs.map(pick));
   const p503 = (result: PacedResult, q: 'p50ByStatusMs' | 'p99ByStatusMs') => result[q]['503']!;
   const rows = (server: 'rt' | 'baseline', name: string) => {
-    const row = (label: string, pick: (r: RejectionRun) => PacedResult, cpu: string) => [
+    const row = (
+      label: string,
+      pick: (r: RejectionRun) => PacedResult,
+      lag: boolean,
+      cpu: string,
+    ) => [
       name,
       label,
       formatCount(m((r) => pick(r[server]).sent)),
       formatCount(m((r) => pick(r[server]).sentPerSecond)),
+      lag ? formatFixed(m((r) => pick(r[server]).lateP99Ms)) : '-',
       formatFixed(m((r) => p503(pick(r[server]), 'p50ByStatusMs'))),
       formatFixed(m((r) => p503(pick(r[server]), 'p99ByStatusMs'))),
       formatFixed(
@@ -174,11 +181,12 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
     ];
     return [
       ...sizes.rates.map((rate, index) =>
-        row(`open-loop, ${formatCount(rate)}/s offered`, (r) => r.open[index]!, '-'),
+        row(`open-loop, ${formatCount(rate)}/s offered`, (r) => r.open[index]!, true, '-'),
       ),
       row(
         `closed-loop, ${sizes.connections} connections, full speed`,
         (r) => r.closed,
+        false,
         formatFixed(
           m((r) => r[server].cpuUsPerRefusal),
           0,
@@ -197,7 +205,7 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
     method: [
       `Load average when it started: ${formatFixed(loadAverage, 1)}, when it ended: ${formatFixed(loadAverageEnd, 1)} (a shared machine; absolute figures move with it, the ratios to the baseline much less).`,
       `rt: its Slack adapter (native listener, memory State) with \`maxDetached\` ${formatCount(sizes.bound)} filled first by ${formatCount(sizes.bound)} deliveries whose handler waits 60 s (checked: all accepted and in flight), so every measured delivery is refused with 503 at admission. Baseline: plain \`node:http\` reading, verifying and parsing each delivery and answering the same 503 (\`rejection/refusal-baseline.ts\`), in the same run. ${options.runs} run(s), medians.`,
-      `Against each server: ${formatCount(sizes.warmup)} unmeasured refusals (closed-loop), then open-loop: unique signed \`app_mention\` deliveries offered for ${sizes.openSeconds} s at each of ${sizes.rates.map(formatCount).join(', ')} per second over a pool of ${sizes.connections} keep-alive connections (a \`node:http\` Agent, a 1 ms pacing timer), each latency counted from when the delivery was due, so falling behind counts. Closed-loop: ${formatCount(sizes.closed)} deliveries by ${sizes.connections} senders, each sending when answered (full speed); its rate is the server's refusal capacity under this load generator, and the server's CPU time (user + system, from \`/proc\`) during it, per refusal, is the load-independent figure.`,
+      `Against each server: ${formatCount(sizes.warmup)} unmeasured refusals (closed-loop), then open-loop: unique signed \`app_mention\` deliveries offered for ${sizes.openSeconds} s at each of ${sizes.rates.map(formatCount).join(', ')} per second over a pool of ${sizes.connections} raw keep-alive connections (\`node:net\`, requests serialised before the clock starts, at most one in flight per connection; a 1 ms pacing timer), each latency counted from when the delivery was due, so falling behind counts; "generator lag" is how late the generator itself sent them (its timer and event loop), part of every latency. Closed-loop: ${formatCount(sizes.closed)} deliveries by ${sizes.connections} senders, each sending when answered (full speed); its rate is the server's refusal capacity under this load generator, and the server's CPU time (user + system, from \`/proc\`) during it, per refusal, is the load-independent figure.`,
       'The load generator is its own process (`rejection/paced-main.ts`); deliveries are built and signed before its clock starts.',
     ],
     tables: [
@@ -207,6 +215,7 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
           'load',
           'deliveries',
           'sent/s',
+          'generator lag p99, ms',
           'p50 of a 503, ms',
           'p99 of a 503, ms',
           'max, ms',
