@@ -1,10 +1,16 @@
-import type { EventKind } from '@rt/core';
+import type { EventKind, RtEvent } from '@rt/core';
 import { SlackRequestError } from '../errors.js';
-import type { SlackEventCallback, SlackInnerEvent } from '../parse/payload-types.js';
+import type {
+  SlackAuthorization,
+  SlackEventCallback,
+  SlackInnerEvent,
+} from '../parse/payload-types.js';
 import { installationOfEventCallback, tenantOf } from './installation.js';
 import { messageIdentityOf } from './message-identity.js';
 import { type NormalizeContext, type Normalized, textOf } from './normalized.js';
 import { threadEndedBy } from './thread-end.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function kindOf(type: string): EventKind {
   switch (type) {
@@ -20,11 +26,14 @@ function kindOf(type: string): EventKind {
   }
 }
 
+function isBotAuthorization(entry: SlackAuthorization | null | undefined): boolean {
+  return entry?.is_bot === true;
+}
+
 /** The bot user of this delivery: the option, else the `user_id` of a bot authorization. */
 function botUserOf(body: SlackEventCallback, ctx: NormalizeContext): string | undefined {
   if (ctx.botUserId !== undefined) return ctx.botUserId;
-  const auth = body.authorizations?.find((entry) => entry?.is_bot === true);
-  return textOf(auth?.user_id);
+  return textOf(body.authorizations?.find(isBotAuthorization)?.user_id);
 }
 
 /** Who wrote a message: the fields an inner event, or a message nested in it, carries. */
@@ -58,12 +67,18 @@ function nested(value: unknown): Author | undefined {
  * `bot_id` (the option), or an `app_id` or `bot_profile.app_id` equal to the envelope's
  * `api_app_id` (covers `bot_message` posts through our token without knowing the bot id).
  */
-function isOwnMessage(body: SlackEventCallback, event: SlackInnerEvent, ctx: NormalizeContext) {
-  const botUser = botUserOf(body, ctx);
+function isOwnMessage(
+  body: SlackEventCallback,
+  event: SlackInnerEvent,
+  botUser: string | undefined,
+  ctx: NormalizeContext,
+) {
   const appId = textOf(body.api_app_id);
-  return [event, nested(event.message), nested(event.previous_message)].some(
-    (author) => author !== undefined && isOwnAuthor(author, botUser, appId, ctx),
-  );
+  if (isOwnAuthor(event, botUser, appId, ctx)) return true;
+  const message = nested(event.message);
+  if (message !== undefined && isOwnAuthor(message, botUser, appId, ctx)) return true;
+  const previous = nested(event.previous_message);
+  return previous !== undefined && isOwnAuthor(previous, botUser, appId, ctx);
 }
 
 /**
@@ -88,22 +103,17 @@ export function normalizeEventCallback(
   const ended = threadEndedBy(inner);
   if (inner.type === 'message' && inner.subtype !== undefined) {
     if (ctx.ignoredMessageSubtypes.has(inner.subtype)) {
-      if (ended !== undefined && !isOwnMessage(body, inner, ctx))
+      if (ended !== undefined && !isOwnMessage(body, inner, botUserOf(body, ctx), ctx))
         return threadEnd(body, ctx, ended);
       return { type: 'ignore', reason: `message subtype ${inner.subtype}` };
     }
   }
-  if (isOwnMessage(body, inner, ctx)) return { type: 'ignore', reason: 'own bot message' };
+  const botUser = botUserOf(body, ctx);
+  if (isOwnMessage(body, inner, botUser, ctx)) return { type: 'ignore', reason: 'own bot message' };
   const tenant = tenantOf(installationOfEventCallback(body));
   if (tenant === undefined)
     throw new SlackRequestError('event_callback names no team or enterprise');
-  const identity = messageIdentityOf(
-    inner,
-    ctx.adapter,
-    tenant,
-    ctx.mentionAndMessage,
-    botUserOf(body, ctx),
-  );
+  const identity = messageIdentityOf(inner, ctx.adapter, tenant, ctx.mentionAndMessage, botUser);
   const kind = identity.kind ?? kindOf(inner.type);
   const isReaction = kind === 'reaction';
   // Assistant thread events name their conversation in `assistant_thread`.
@@ -117,33 +127,32 @@ export function normalizeEventCallback(
     : (textOf(inner.thread_ts) ?? textOf(inner.ts) ?? textOf(assistant?.thread_ts));
   // A direct message: one user and the bot, in an `im` channel (not a group DM, `mpim`).
   const direct = (kind === 'message' || kind === 'mention') && inner.channel_type === 'im';
-  return {
-    type: 'event',
-    event: {
-      adapter: ctx.adapter,
-      tenant,
-      id: body.event_id,
-      kind,
-      shape: 'event_callback',
-      type: inner.type,
-      channel,
-      thread: ended ?? thread,
-      ...(ended === undefined ? {} : { endsThread: true }),
-      user: textOf(inner.user) ?? textOf(assistant?.user_id),
-      ...(direct ? { direct: true } : {}),
-      text: isReaction
-        ? textOf(inner.reaction)
-        : typeof inner.text === 'string'
-          ? inner.text
-          : undefined,
-      retry: ctx.retry,
-      ...(!isReaction && textOf(inner.thread_ts) === undefined ? { threadRoot: true } : {}),
-      ...(identity.aliases === undefined ? {} : { aliases: identity.aliases }),
-      ...(identity.fallbackKind === undefined ? {} : { fallbackKind: identity.fallbackKind }),
-      receivedAt: ctx.receivedAt,
-      payload: body,
-    },
+  // One literal of a fixed shape, then the optional flags: no spread of a temporary per field.
+  const event: Mutable<RtEvent> = {
+    adapter: ctx.adapter,
+    tenant,
+    id: body.event_id,
+    kind,
+    shape: 'event_callback',
+    type: inner.type,
+    channel,
+    thread: ended ?? thread,
+    user: textOf(inner.user) ?? textOf(assistant?.user_id),
+    text: isReaction
+      ? textOf(inner.reaction)
+      : typeof inner.text === 'string'
+        ? inner.text
+        : undefined,
+    retry: ctx.retry,
+    receivedAt: ctx.receivedAt,
+    payload: body,
   };
+  if (ended !== undefined) event.endsThread = true;
+  if (direct) event.direct = true;
+  if (!isReaction && textOf(inner.thread_ts) === undefined) event.threadRoot = true;
+  if (identity.aliases !== undefined) event.aliases = identity.aliases;
+  if (identity.fallbackKind !== undefined) event.fallbackKind = identity.fallbackKind;
+  return { type: 'event', event };
 }
 
 /** The event of a deleted thread root: `raw`, type `message_deleted`, `endsThread`. */

@@ -25,6 +25,11 @@ export interface FrameWatcher {
   onHandlerError(error: unknown): void;
 }
 
+/** What the message handler resolves when it had nothing (left) to wait for. */
+const DONE: Promise<void> = Promise.resolve();
+
+const DECODER = new TextDecoder();
+
 /** The envelope type the library is shown in place of an envelope's own: it emits nothing for it. */
 const STAND_IN = 'rt_envelope';
 
@@ -64,25 +69,22 @@ export class GuardedSocketModeClient extends SocketModeClient {
     this.#watcher = watcher;
   }
 
-  protected override async onWebSocketMessage(
+  protected override onWebSocketMessage(
     data: string | ArrayBuffer,
     isBinary: boolean,
   ): Promise<void> {
+    // Not `async`: no async frame of its own per envelope, only the library's for the stand-in.
     try {
-      if (isBinary) {
-        await super.onWebSocketMessage(data, isBinary);
-        return;
-      }
-      const text = typeof data === 'string' ? data : new TextDecoder().decode(data);
+      if (isBinary) return this.#contained(super.onWebSocketMessage(data, isBinary));
+      const text = typeof data === 'string' ? data : DECODER.decode(data);
       const frame = this.#read(text);
-      if (frame === undefined) return;
+      if (frame === undefined) return DONE;
       if (frame.type === 'hello' || frame.type === 'disconnect') {
         if (frame.type === 'disconnect') {
           const reason = typeof frame.reason === 'string' ? frame.reason : 'unknown';
           this.#watcher.onDisconnectFrame(reason);
         }
-        await super.onWebSocketMessage(text, false);
-        return;
+        return this.#contained(super.onWebSocketMessage(text, false));
       }
       // The library emits `slack_event` synchronously, before its first await: `emit` below
       // picks up `#reading` and hands the envelope on with the library's ack.
@@ -93,11 +95,21 @@ export class GuardedSocketModeClient extends SocketModeClient {
       } finally {
         this.#reading = undefined;
       }
-      await reading;
+      return this.#contained(reading);
     } catch (error) {
       this.#watcher.onHandlerError(error);
+      return DONE;
     }
   }
+
+  /** `reading`, its rejection reported to the watcher instead. */
+  #contained(reading: Promise<void>): Promise<void> {
+    return reading.then(undefined, this.#onHandlerError);
+  }
+
+  readonly #onHandlerError = (error: unknown): void => {
+    this.#watcher.onHandlerError(error);
+  };
 
   /**
    * The library's emitter, with the `slack_event` of a stand-in frame turned into one

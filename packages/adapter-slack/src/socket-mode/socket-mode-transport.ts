@@ -1,13 +1,14 @@
 import type { DeliveryRetry } from '@rt/core';
-import { abortable, PendingSet } from '@rt/core/adapter';
+import { abortable } from '@rt/core/adapter';
 import { SlackSocketModeError } from '../errors.js';
-import { answerSlackPayload } from '../inbound/answer-payload.js';
+import { answerSlackPayloadNow } from '../inbound/answer-payload.js';
 import type { SlackCoreDeps } from '../inbound/deps.js';
 import {
   classifySlackPayload,
   type SlackInbound,
   type SlackPayloadSource,
 } from '../parse/classify-payload.js';
+import type { SlackAck } from '../respond/answer.js';
 import { type AckAction, ackActionOf } from './ack-action.js';
 import { ConnectionLoop } from './connection-loop.js';
 import {
@@ -15,6 +16,7 @@ import {
   GuardedSocketModeClient,
   type SocketEnvelope,
 } from './guarded-client.js';
+import { InFlightCount } from './in-flight.js';
 import { loggerBridge } from './logger-bridge.js';
 import type { ResolvedSocketModeOptions } from './options.js';
 
@@ -54,7 +56,7 @@ export class SocketModeTransport {
   readonly #client: GuardedSocketModeClient;
   readonly #loop: ConnectionLoop;
   /** Envelopes read and not yet answered (each bounded by `ackDeadlineMs`). */
-  readonly #inFlight = new PendingSet();
+  readonly #inFlight = new InFlightCount();
   #stopped: Promise<void> | undefined;
 
   constructor(core: SlackCoreDeps, options: ResolvedSocketModeOptions) {
@@ -73,7 +75,8 @@ export class SocketModeTransport {
       },
       {
         onEnvelope: (envelope, ack) => {
-          this.#inFlight.track(this.#answer(envelope, ack, this.#loop.openConnection));
+          this.#inFlight.enter();
+          void this.#answer(envelope, ack, this.#loop.openConnection);
         },
         onUnreadable: (reason) => notice('envelope_unreadable', { reason }),
         onDisconnectFrame: (reason) => this.#loop.noteDisconnectFrame(reason),
@@ -114,7 +117,7 @@ export class SocketModeTransport {
   async #runStop(signal: AbortSignal): Promise<void> {
     let failure: { error: unknown } | undefined;
     try {
-      while (this.#inFlight.size > 0) await this.#inFlight.settledNow(signal);
+      if (this.#inFlight.size > 0) await this.#inFlight.drained(signal);
     } catch (error) {
       failure = { error };
     }
@@ -138,59 +141,67 @@ export class SocketModeTransport {
 
   /**
    * Answers one envelope that arrived (now, on the adapter's clock) on connection `connection`
-   * and sends its ack. Never rejects.
+   * and sends its ack; leaves `#inFlight` (entered by the caller) once done. Never rejects.
    */
   async #answer(envelope: SocketEnvelope, ack: EnvelopeAck, connection: number): Promise<void> {
     const { notice, options } = this.#core;
-    let action: AckAction;
     try {
-      const pending = this.#actionFor(envelope, options.clock());
-      action = pending instanceof Promise ? await pending : pending;
-    } catch (error) {
-      notice('envelope_failed', detailOf(envelope), error);
-      // Unanswered events come back (nothing was marked or the mark makes them duplicates).
-      action = envelope.type === 'events_api' ? { kind: 'withhold' } : { kind: 'ack' };
-    }
-    if (action.kind === 'withhold') return;
-    if (action.invalid !== undefined)
-      notice('envelope_invalid', { ...detailOf(envelope), reason: action.invalid });
-    if (action.dropped !== undefined)
-      notice('ack_payload_dropped', { ...detailOf(envelope), reason: action.dropped });
-    if (this.#loop.openConnection !== connection) {
-      // Its socket is gone: Slack redelivers an event (an accepted one meets its dedupe mark);
-      // a direct invocation's user saw an error. Never sent on another connection.
-      notice(
-        'ack_failed',
-        detailOf(envelope),
-        new SlackSocketModeError('the connection the envelope arrived on closed before its ack'),
-      );
-      return;
-    }
-    try {
-      await ack(action.payload);
-    } catch (error) {
-      notice('ack_failed', detailOf(envelope), error);
+      let action: AckAction;
+      try {
+        const answering = this.#answerOf(envelope, options.clock());
+        const answer = answering instanceof Promise ? await answering : answering;
+        const pending = ackActionOf(answer, envelope.accepts_response_payload === true);
+        action = pending instanceof Promise ? await pending : pending;
+      } catch (error) {
+        notice('envelope_failed', detailOf(envelope), error);
+        // Unanswered events come back (nothing was marked or the mark makes them duplicates).
+        action = envelope.type === 'events_api' ? { kind: 'withhold' } : { kind: 'ack' };
+      }
+      if (action.kind === 'withhold') return;
+      if (action.invalid !== undefined)
+        notice('envelope_invalid', { ...detailOf(envelope), reason: action.invalid });
+      if (action.dropped !== undefined)
+        notice('ack_payload_dropped', { ...detailOf(envelope), reason: action.dropped });
+      if (this.#loop.openConnection !== connection) {
+        // Its socket is gone: Slack redelivers an event (an accepted one meets its dedupe mark);
+        // a direct invocation's user saw an error. Never sent on another connection.
+        notice(
+          'ack_failed',
+          detailOf(envelope),
+          new SlackSocketModeError('the connection the envelope arrived on closed before its ack'),
+        );
+        return;
+      }
+      try {
+        await ack(action.payload);
+      } catch (error) {
+        notice('ack_failed', detailOf(envelope), error);
+      }
+    } finally {
+      this.#inFlight.leave();
     }
   }
 
-  /** The ack for `envelope`: at once for what is not dispatched, else once it is answered. */
-  #actionFor(envelope: SocketEnvelope, receivedAt: number): AckAction | Promise<AckAction> {
+  /**
+   * The neutral answer to `envelope`: at once (`invalid`) for what is not dispatched, else the
+   * Slack core's, at once or once dispatched.
+   */
+  #answerOf(envelope: SocketEnvelope, receivedAt: number): SlackAck | Promise<SlackAck> {
     const source = envelope.type;
     if (!SOURCES.has(source)) {
-      return { kind: 'ack', invalid: `unknown envelope type ${JSON.stringify(source)}` };
+      return { kind: 'invalid', reason: `unknown envelope type ${JSON.stringify(source)}` };
     }
     let inbound: SlackInbound;
     try {
       inbound = classifySlackPayload(source as SlackPayloadSource, envelope.payload);
     } catch (error) {
-      return { kind: 'ack', invalid: (error as Error).message };
+      return { kind: 'invalid', reason: (error as Error).message };
     }
     const retry = retryOf(envelope);
-    const acceptsPayload = envelope.accepts_response_payload === true;
-    return answerSlackPayload(
+    return answerSlackPayloadNow(
       this.#core,
       inbound,
       retry === undefined ? { receivedAt } : { receivedAt, retry },
-    ).then((answer) => ackActionOf(answer, acceptsPayload));
+    );
   }
 }
