@@ -29,6 +29,8 @@ function releaseLate(late: HeldLock | null): void {
   void late?.release();
 }
 function ignore(): void {}
+/** What a grant is resolved after (one microtask, no Node `queueMicrotask` wrapper). */
+const RESOLVED = Promise.resolve();
 
 /**
  * One lock acquisition, start to end, as one record (no async frame, no closure per attempt): it
@@ -112,7 +114,7 @@ class LockAcquisition {
       // One microtask later, as when each attempt was an async function: a delivery dispatched
       // in the same tick as the one taking a free lock still finds its handler not started
       // (queue's "supersedes ... even while it takes a free lock").
-      queueMicrotask(() => this.#resolve(lock));
+      RESOLVED.then(() => this.#resolve(lock));
     } else if (this.#untilFree) this.#waitForRelease();
     else {
       this.#settled = true;
