@@ -17,6 +17,16 @@ interface Node<T> extends ExpiryItem<T> {
   index: number;
 }
 
+/**
+ * A node its owner allocates and keeps (an entry that is its own expiry check, so scheduling it
+ * costs no object): `insert` sets `at` and `index`; `value` is what `popDue` hands back.
+ */
+export interface OwnedExpiryNode<T> {
+  at: number;
+  index: number;
+  readonly value: T;
+}
+
 /** A min-heap ordered by `at`, earliest first. Ties come out in no particular order. */
 export class ExpiryHeap<T> {
   readonly #items: Node<T>[] = [];
@@ -37,6 +47,14 @@ export class ExpiryHeap<T> {
     this.#items.push(node);
     this.#siftUp(node.index);
     return node;
+  }
+
+  /** Schedules an owner-kept `node` for `at` (it must not be scheduled already); `remove` takes it. */
+  insert(node: OwnedExpiryNode<T>, at: number): void {
+    node.at = at;
+    node.index = this.#items.length;
+    this.#items.push(node);
+    this.#siftUp(node.index);
   }
 
   /** Removes and returns the earliest item when its deadline is at or before `now`. */

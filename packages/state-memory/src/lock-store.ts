@@ -7,21 +7,25 @@
  *
  * Fencing: one counter per store, shared by all keys and never reset, hands out every fence, so
  * fences are strictly increasing per key, including after a key's entry expired and was
- * reclaimed, without remembering any key.
+ * reclaimed, without remembering any key. A lease's token is the store's random prefix (one
+ * `randomUUID` per store) followed by its fence: unique per store and across stores, and one short
+ * string per lease instead of a UUID generated per acquire.
  */
 import { randomUUID } from 'node:crypto';
 import type { Lease } from '@rt/core';
 import type { ReleaseWaiters } from '@rt/core/state';
-import { ExpiryHeap, type ExpiryItem } from './expiry-heap.js';
+import { ExpiryHeap, type OwnedExpiryNode } from './expiry-heap.js';
 import type { ResolvedMemoryStateOptions } from './options.js';
 
-interface LockEntry {
+/**
+ * One held key: its lease's fields and, inline, its one queued expiry check (the entry is its own
+ * heap node: `at` the check's deadline, `index` its place, -1 while not queued; `value` itself).
+ */
+interface LockEntry extends OwnedExpiryNode<LockEntry> {
   readonly key: string;
   token: string;
   fence: number;
   expiresAt: number;
-  /** The entry's one queued expiry check, removed with the entry on release. */
-  check?: ExpiryItem<LockEntry>;
 }
 
 /** The lock table behind the memory State (arguments already checked). */
@@ -31,6 +35,8 @@ export class LockStore {
   readonly #locks = new Map<string, LockEntry>();
   readonly #expiries = new ExpiryHeap<LockEntry>();
   #lastFence = 0;
+  /** What every token of this store starts with (see the module comment). */
+  readonly #tokenPrefix = `${randomUUID()}:`;
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
 
@@ -57,7 +63,7 @@ export class LockStore {
     this.#lastFence += 1;
     const lease: Lease = Object.freeze({
       key,
-      token: randomUUID(),
+      token: this.#tokenPrefix + this.#lastFence,
       fence: this.#lastFence,
       expiresAt: now + ttlMs,
     });
@@ -67,14 +73,9 @@ export class LockStore {
       held.fence = lease.fence;
       held.expiresAt = lease.expiresAt;
     } else {
-      const entry: LockEntry = {
-        key,
-        token: lease.token,
-        fence: lease.fence,
-        expiresAt: now + ttlMs,
-      };
+      const entry = newEntry(key, lease.token, lease.fence, now + ttlMs);
       this.#locks.set(key, entry);
-      entry.check = this.#expiries.push(entry.expiresAt, entry);
+      this.#expiries.insert(entry, entry.expiresAt);
       this.#arm(this.#options.sweepIntervalMs);
     }
     return lease;
@@ -120,9 +121,8 @@ export class LockStore {
   /** Forgets `entry` with its queued check, and wakes its key's waiters. */
   #drop(entry: LockEntry): void {
     this.#locks.delete(entry.key);
-    if (entry.check !== undefined) {
-      this.#expiries.remove(entry.check);
-      entry.check = undefined;
+    if (entry.index >= 0) {
+      this.#expiries.remove(entry);
       if (this.#expiries.size === 0) {
         clearTimeout(this.#timer);
         this.#timer = undefined;
@@ -146,14 +146,20 @@ export class LockStore {
     for (let budget = this.#options.sweepBatchSize; budget > 0; budget -= 1) {
       const due = this.#expiries.popDue(now);
       if (due === undefined) break;
-      const entry = due.value;
-      entry.check = undefined; // popped
+      const entry = due.value; // popped: its index is -1
       if (this.#locks.get(entry.key) !== entry) continue; // defensive: removal takes the check
-      // Pushed directly: the running sweep decides when it next runs.
-      if (entry.expiresAt > now) entry.check = this.#expiries.push(entry.expiresAt, entry);
+      // Inserted directly: the running sweep decides when it next runs.
+      if (entry.expiresAt > now) this.#expiries.insert(entry, entry.expiresAt);
       else this.#drop(entry);
     }
     const next = this.#expiries.peekAt();
     if (next !== undefined) this.#arm(next <= now ? 0 : this.#options.sweepIntervalMs);
   }
+}
+
+/** A lock entry, not yet queued: `value` (itself) is filled in once the object exists. */
+function newEntry(key: string, token: string, fence: number, expiresAt: number): LockEntry {
+  const entry = { key, token, fence, expiresAt, at: 0, index: -1, value: null as unknown };
+  entry.value = entry;
+  return entry as LockEntry;
 }

@@ -58,19 +58,36 @@ export class AdmissionController {
     this.#inFlight += 1;
     if (this.#inFlight > this.#highWater) this.#highWater = this.#inFlight;
     this.#perTenant.set(key, held + 1);
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        this.#inFlight -= 1;
-        const left = (this.#perTenant.get(key) ?? 1) - 1;
-        if (left <= 0) this.#perTenant.delete(key);
-        else this.#perTenant.set(key, left);
-      },
-      get released() {
-        return released;
-      },
-    };
+    return new Slot(this, key);
+  }
+
+  /** Gives back one slot of `key` (called once per slot, by `Slot.release`). */
+  returnSlot(key: string): void {
+    this.#inFlight -= 1;
+    const left = (this.#perTenant.get(key) ?? 1) - 1;
+    if (left <= 0) this.#perTenant.delete(key);
+    else this.#perTenant.set(key, left);
+  }
+}
+
+/** One reserved slot: its controller and tenant key, no closure. */
+class Slot implements AdmissionSlot {
+  readonly #controller: AdmissionController;
+  readonly #key: string;
+  #released = false;
+
+  constructor(controller: AdmissionController, key: string) {
+    this.#controller = controller;
+    this.#key = key;
+  }
+
+  get released(): boolean {
+    return this.#released;
+  }
+
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.#controller.returnSlot(this.#key);
   }
 }

@@ -86,8 +86,8 @@ export async function invokeHandlers(
   const { callHandler } = hooks;
   try {
     const detach =
-      extras.signals === undefined && extras.lock === undefined
-        ? controller.follow1(delivery.controller)
+      extras.signals === undefined
+        ? controller.follow2(delivery.controller, extras.lock?.cancellation)
         : controller.follow([
             delivery.controller,
             ...(extras.signals ?? []),

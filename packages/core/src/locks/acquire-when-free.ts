@@ -1,6 +1,6 @@
 import type { Observation } from '../observe/observation.js';
-import { Cancellation, type CancelSource } from '../util/cancellation.js';
-import { abortable, delay } from '../util/signals.js';
+import { Cancellation, type CancelSource, type Watch } from '../util/cancellation.js';
+import { delay } from '../util/signals.js';
 import type { HeldLock, LockManager } from './lock-manager.js';
 
 /** How `acquireWhenFree` backs off while the lock is held elsewhere. */
@@ -19,42 +19,169 @@ export interface LockWaitOptions {
   readonly random?: () => number;
 }
 
-/**
- * One attempt: the lock, `'held'` by someone else, or `'state-error'` (already observed). Rejects
- * with `signal.reason` as soon as the signal aborts, even while the State call is in flight.
- */
-async function attempt(
-  locks: LockManager,
-  key: string,
-  options: LockWaitOptions,
-): Promise<HeldLock | 'held' | 'state-error'> {
-  const { signal, also } = options;
-  signal.throwIfAborted();
-  also?.throwIfAborted();
-  const pending = locks.tryAcquire(key);
-  let lock: HeldLock | null;
-  try {
-    lock = await abortable(pending, signal, also);
-  } catch (error) {
-    const ended = signal.aborted ? signal : also?.aborted ? also : undefined;
-    if (ended !== undefined) {
-      // Given up while the State still works on it: a lease granted late is released at once, and
-      // nothing about this attempt is observed any more (the delivery has its outcome).
-      pending.then(
-        (late) => late?.release(),
-        () => {},
-      );
-      throw ended.reason;
-    }
-    options.observe({ type: 'state_error', at: Date.now(), operation: 'acquireLock', key, error });
-    return 'state-error';
-  }
-  return lock ?? 'held';
-}
-
 /** Each wait is between half and all of the current back-off. */
 function jittered(backoff: number, random: () => number): number {
   return backoff / 2 + (backoff / 2) * random();
+}
+
+/** Releases a lease granted after its acquisition gave up; swallows a late failure. */
+function releaseLate(late: HeldLock | null): void {
+  void late?.release();
+}
+function ignore(): void {}
+/** What a grant is resolved after (one microtask, no Node `queueMicrotask` wrapper). */
+const RESOLVED = Promise.resolve();
+
+/**
+ * One lock acquisition, start to end, as one record (no async frame, no closure per attempt): it
+ * tries the lock, and while the lock is busy (`untilFree`) or the State fails it waits and tries
+ * again, settling `promise` with the lock (or `null`: busy and not `untilFree`), or rejecting with
+ * the reason of `signal` or `also` as soon as one aborts, even while a State call is in flight
+ * (a lease granted late is then released at once, and nothing about it is observed any more).
+ */
+class LockAcquisition {
+  readonly promise: Promise<HeldLock | null>;
+  readonly #locks: LockManager;
+  readonly #key: string;
+  readonly #options: LockWaitOptions;
+  readonly #untilFree: boolean;
+  readonly #random: () => number;
+  #backoff: number;
+  #resolve!: (lock: HeldLock | null) => void;
+  #reject!: (reason: unknown) => void;
+  /** The State call in flight, while one is. */
+  #pending: Promise<HeldLock | null> | undefined;
+  #watchSignal: Watch | undefined;
+  #watchAlso: Watch | undefined;
+  #settled = false;
+
+  constructor(locks: LockManager, key: string, options: LockWaitOptions, untilFree: boolean) {
+    this.promise = new Promise<HeldLock | null>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    this.#locks = locks;
+    this.#key = key;
+    this.#options = options;
+    this.#untilFree = untilFree;
+    this.#random = options.random ?? Math.random;
+    this.#backoff = options.initialMs;
+    this.#attempt();
+  }
+
+  /** One attempt; the State's answer comes back through `granted` or `failed`. */
+  #attempt(): void {
+    const { signal, also } = this.#options;
+    const ended = signal.aborted ? signal : also?.aborted ? also : undefined;
+    if (ended !== undefined) {
+      this.#fail(ended.reason);
+      return;
+    }
+    let pending: Promise<HeldLock | null>;
+    try {
+      pending = this.#locks.tryAcquire(this.#key);
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    this.#pending = pending;
+    // Aborted while the call was made (the State's own code may run synchronously): given up.
+    const endedMeanwhile = signal.aborted ? signal : also?.aborted ? also : undefined;
+    if (endedMeanwhile !== undefined) {
+      this.handleAbort(endedMeanwhile.reason);
+      return;
+    }
+    this.#watchSignal = Cancellation.watch(signal, this);
+    if (also !== undefined) this.#watchAlso = Cancellation.watch(also, this);
+    pending.then(
+      (lock) => this.#granted(pending, lock),
+      (error: unknown) => this.#failed(pending, error),
+    );
+  }
+
+  /** `signal` or `also` aborted while a State call was in flight. */
+  handleAbort(reason: unknown): void {
+    const pending = this.#pending;
+    this.#unwatch();
+    if (pending !== undefined) pending.then(releaseLate, ignore);
+    this.#fail(reason);
+  }
+
+  #granted(pending: Promise<HeldLock | null>, lock: HeldLock | null): void {
+    if (this.#pending !== pending) return; // given up meanwhile: `handleAbort` releases it
+    this.#unwatch();
+    if (lock !== null) {
+      this.#settled = true;
+      // One microtask later, as when each attempt was an async function: a delivery dispatched
+      // in the same tick as the one taking a free lock still finds its handler not started
+      // (queue's "supersedes ... even while it takes a free lock").
+      RESOLVED.then(() => this.#resolve(lock));
+    } else if (this.#untilFree) this.#waitForRelease();
+    else {
+      this.#settled = true;
+      this.#resolve(null);
+    }
+  }
+
+  #failed(pending: Promise<HeldLock | null>, error: unknown): void {
+    if (this.#pending !== pending) return;
+    this.#unwatch();
+    this.#options.observe({
+      type: 'state_error',
+      at: Date.now(),
+      operation: 'acquireLock',
+      key: this.#key,
+      error,
+    });
+    if (this.#untilFree) this.#waitForRelease();
+    else this.#retryAfterDelay();
+  }
+
+  /** The lock is busy (or the State failed): wait for its release, or the back-off, then retry. */
+  #waitForRelease(): void {
+    const { signal } = this.#options;
+    // The slow path (the lock is busy): a real signal for the release waiters.
+    const waitSignal = signal instanceof Cancellation ? signal.signal : signal;
+    const wait = this.#nextWait();
+    let waiting: Promise<void>;
+    try {
+      waiting = this.#locks.waitForRelease(this.#key, wait, waitSignal);
+    } catch (error) {
+      waiting = Promise.reject(error);
+    }
+    waiting.then(
+      () => this.#attempt(),
+      (reason: unknown) => this.#fail(reason),
+    );
+  }
+
+  /** The State failed and the caller takes a busy lock for an answer: retry after the back-off. */
+  #retryAfterDelay(): void {
+    delay(this.#nextWait(), this.#options.signal, this.#options.also).then(
+      () => this.#attempt(),
+      (reason: unknown) => this.#fail(reason),
+    );
+  }
+
+  /** The jittered wait before the next attempt; doubles the back-off (capped) for the one after. */
+  #nextWait(): number {
+    const wait = jittered(this.#backoff, this.#random);
+    this.#backoff = Math.min(this.#backoff * 2, this.#options.maxMs);
+    return wait;
+  }
+
+  #unwatch(): void {
+    this.#pending = undefined;
+    if (this.#watchSignal !== undefined) Cancellation.unwatch(this.#watchSignal);
+    if (this.#watchAlso !== undefined) Cancellation.unwatch(this.#watchAlso);
+    this.#watchSignal = undefined;
+    this.#watchAlso = undefined;
+  }
+
+  #fail(reason: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#reject(reason);
+  }
 }
 
 /**
@@ -64,22 +191,12 @@ function jittered(backoff: number, random: () => number): number {
  * current back-off). State errors are observed and retried. Rejects with `signal.reason` when the
  * signal aborts; a lock acquired just as the signal aborted is released first.
  */
-export async function acquireWhenFree(
+export function acquireWhenFree(
   locks: LockManager,
   key: string,
   options: LockWaitOptions,
 ): Promise<HeldLock> {
-  const random = options.random ?? Math.random;
-  let backoff = options.initialMs;
-  for (;;) {
-    const result = await attempt(locks, key, options);
-    if (typeof result !== 'string') return result;
-    // The slow path (the lock is busy): a real signal for the release waiters.
-    const { signal } = options;
-    const waitSignal = signal instanceof Cancellation ? signal.signal : signal;
-    await locks.waitForRelease(key, jittered(backoff, random), waitSignal);
-    backoff = Math.min(backoff * 2, options.maxMs);
-  }
+  return new LockAcquisition(locks, key, options, true).promise as Promise<HeldLock>;
 }
 
 /**
@@ -90,18 +207,10 @@ export async function acquireWhenFree(
  * the signal aborted is released first. This is what keeps an accepted delivery from ending
  * `failed` over a State outage shorter than its detach timeout.
  */
-export async function tryAcquireThroughOutage(
+export function tryAcquireThroughOutage(
   locks: LockManager,
   key: string,
   options: LockWaitOptions,
 ): Promise<HeldLock | null> {
-  const random = options.random ?? Math.random;
-  let backoff = options.initialMs;
-  for (;;) {
-    const result = await attempt(locks, key, options);
-    if (result === 'held') return null;
-    if (result !== 'state-error') return result;
-    await delay(jittered(backoff, random), options.signal, options.also);
-    backoff = Math.min(backoff * 2, options.maxMs);
-  }
+  return new LockAcquisition(locks, key, options, false).promise;
 }

@@ -172,9 +172,10 @@ function expiryDue(lock: RenewedLock): void {
 
 /**
  * A lease plus its renewal loop. Its two timers (renewal, local expiry) are reusable nodes on the
- * manager's timer wheel, re-armed like `setTimeout`s, never keeping the process alive.
+ * manager's timer wheel, re-armed like `setTimeout`s, never keeping the process alive; the lock
+ * is its own renewal timer (it extends `WheelTimer`), so only the expiry is a second node.
  */
-class RenewedLock implements HeldLock {
+class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
   readonly #manager: LockManager;
   readonly #state: State;
   readonly #lease: Lease;
@@ -182,7 +183,6 @@ class RenewedLock implements HeldLock {
   readonly #observe: (observation: Observation) => void;
   readonly #controller = new Cancellation();
   #localExpiresAt: number;
-  readonly #renewTimer = new WheelTimer(renewDue, this);
   readonly #expiryTimer = new WheelTimer(expiryDue, this);
   #releasing: Promise<void> | undefined;
   /** Whether this lease holds one count of its manager's owed I/O (see `LockManager.ioOwed`). */
@@ -196,6 +196,7 @@ class RenewedLock implements HeldLock {
     requestedAt: number,
     observe: (observation: Observation) => void,
   ) {
+    super(renewDue);
     this.#manager = manager;
     this.#state = state;
     this.#lease = lease;
@@ -275,7 +276,7 @@ class RenewedLock implements HeldLock {
   }
 
   #armRenewal(): void {
-    this.#manager.wheel.schedule(this.#renewTimer, this.#ttlMs / 3);
+    this.#manager.wheel.schedule(this, this.#ttlMs / 3);
   }
 
   #armExpiry(): void {
@@ -338,7 +339,7 @@ class RenewedLock implements HeldLock {
   }
 
   #stopTimers(): void {
-    this.#manager.wheel.cancel(this.#renewTimer);
+    this.#manager.wheel.cancel(this);
     this.#manager.wheel.cancel(this.#expiryTimer);
   }
 }

@@ -210,6 +210,29 @@ export class Cancellation {
     const node = source.#add(undefined, this);
     return () => source.#remove(node);
   }
+
+  /**
+   * `follow([first, second])` for two sources (a handler run following its delivery and its
+   * lease): the same contract; when both are `Cancellation`s, two list nodes and the detacher, no
+   * array and no forwarding closure. `second` may be `undefined` (then `follow1(first)`).
+   */
+  follow2(first: CancelSource, second: CancelSource | undefined): () => void {
+    if (second === undefined) return this.follow1(first);
+    if (
+      first.aborted ||
+      second.aborted ||
+      !(first instanceof Cancellation) ||
+      !(second instanceof Cancellation)
+    ) {
+      return this.follow([first, second]);
+    }
+    const a = first.#add(undefined, this);
+    const b = second.#add(undefined, this);
+    return () => {
+      if (a.owner !== undefined) a.owner.#remove(a);
+      if (b.owner !== undefined) b.owner.#remove(b);
+    };
+  }
 }
 
 /** Does nothing (the remover of a listener never added). */

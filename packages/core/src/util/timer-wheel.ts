@@ -30,10 +30,19 @@ export class WheelTimer<T = unknown> {
   /** @internal The lane it is in; `undefined` when not scheduled. */
   lane: Lane | undefined;
 
+  /** What `callback` is called with: `target`, or the timer itself when none is given. */
+  readonly target: T;
+
+  /**
+   * Without `target`, the timer is its own target: a record that extends `WheelTimer` carries
+   * its timer inline (no second object).
+   */
   constructor(
     readonly callback: TimerCallback<T>,
-    readonly target: T,
-  ) {}
+    target?: T,
+  ) {
+    this.target = target === undefined ? (this as unknown as T) : target;
+  }
 
   /** True while scheduled (neither fired nor cancelled). */
   get scheduled(): boolean {
