@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RawPool, type RawOutcome, serializeRequest } from './raw-pool.js';
+import { type RawOutcome, RawPool, serializeRequest } from './raw-pool.js';
 
 let server: Server | undefined;
 let pool: RawPool | undefined;
