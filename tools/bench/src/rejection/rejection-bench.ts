@@ -173,6 +173,10 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
       formatCount(m((r) => pick(r[server]).sent)),
       formatCount(m((r) => pick(r[server]).sentPerSecond)),
       lag ? formatFixed(m((r) => pick(r[server]).lateP99Ms)) : '-',
+      formatFixed(
+        m((r) => pick(r[server]).cpuShare * 100),
+        0,
+      ),
       formatFixed(m((r) => p503(pick(r[server]), 'p50ByStatusMs'))),
       formatFixed(m((r) => p503(pick(r[server]), 'p99ByStatusMs'))),
       formatFixed(
@@ -201,11 +205,6 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
   const baselineOpenP99 = m((r) => p503(r.baseline.open[targetIndex]!, 'p99ByStatusMs'));
   const capacityRatio = m((r) => r.rt.closed.sentPerSecond / r.baseline.closed.sentPerSecond);
   const cpuRatio = m((r) => r.rt.cpuUsPerRefusal / r.baseline.cpuUsPerRefusal);
-  const generatorCpu = (server: 'rt' | 'baseline') =>
-    formatFixed(
-      m((r) => r[server].open[targetIndex]!.cpuShare * 100),
-      0,
-    );
   const reconnects = (server: 'rt' | 'baseline') =>
     formatCount(
       m((r) => [...r[server].open, r[server].closed].reduce((sum, x) => sum + x.reconnects, 0)),
@@ -216,7 +215,7 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
     method: [
       `Load average when it started: ${formatFixed(loadAverage, 1)}, when it ended: ${formatFixed(loadAverageEnd, 1)} (a shared machine; absolute figures move with it, the ratios to the baseline much less).`,
       `rt: its Slack adapter (native listener, memory State) with \`maxDetached\` ${formatCount(sizes.bound)} filled first by ${formatCount(sizes.bound)} deliveries whose handler waits 60 s (checked: all accepted and in flight), so every measured delivery is refused with 503 at admission. Baseline: plain \`node:http\` reading, verifying and parsing each delivery and answering the same 503 (\`rejection/refusal-baseline.ts\`), in the same run. ${options.runs} run(s), medians.`,
-      `Against each server: ${formatCount(sizes.warmup)} unmeasured refusals (closed-loop), then open-loop: unique signed \`app_mention\` deliveries offered for ${sizes.openSeconds} s at each of ${sizes.rates.map(formatCount).join(', ')} per second over a pool of ${sizes.connections} raw keep-alive connections (\`node:net\`, requests serialised before the clock starts, at most one in flight per connection), paced by a ticker thread sleeping in \`Atomics.wait\` until each due time (at least ${MIN_TICK_MS} ms between wake-ups; no spin), each latency counted from when the delivery was due to when its answer's first bytes arrived, so falling behind counts; "generator lag" is how late the generator itself sent them (its ticker and event loop), part of every latency. The generator's own CPU at ${formatCount(targetRate)}/s: ${generatorCpu('rt')} % of a core against rt, ${generatorCpu('baseline')} % against the baseline; connections a server closed (and the generator reopened) over all loads: rt ${reconnects('rt')}, baseline ${reconnects('baseline')}. Closed-loop: ${formatCount(sizes.closed)} deliveries by ${sizes.connections} senders, each sending when answered (full speed); its rate is the server's refusal capacity under this load generator, and the server's CPU time (user + system, from \`/proc\`) during it, per refusal, is the load-independent figure.`,
+      `Against each server: ${formatCount(sizes.warmup)} unmeasured refusals (closed-loop), then open-loop: unique signed \`app_mention\` deliveries offered for ${sizes.openSeconds} s at each of ${sizes.rates.map(formatCount).join(', ')} per second over a pool of ${sizes.connections} raw keep-alive connections (\`node:net\`, requests serialised before the clock starts, at most one in flight per connection), paced by a ticker thread sleeping in \`Atomics.wait\` until each due time (at least ${MIN_TICK_MS} ms between wake-ups; no spin), each latency counted from when the delivery was due to when its answer's first bytes arrived, so falling behind counts; "generator lag" is how late the generator itself sent them (its ticker and event loop), part of every latency. "Generator CPU" is its process's CPU time (user + system) over the load; connections a server closed (and the generator reopened) over all loads: rt ${reconnects('rt')}, baseline ${reconnects('baseline')}. Closed-loop: ${formatCount(sizes.closed)} deliveries by ${sizes.connections} senders, each sending when answered (full speed); its rate is the server's refusal capacity under this load generator, and the server's CPU time (user + system, from \`/proc\`) during it, per refusal, is the load-independent figure.`,
       'The load generator is its own process (`rejection/paced-main.ts`); deliveries are built and signed before its clock starts.',
     ],
     tables: [
@@ -227,6 +226,7 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
           'deliveries',
           'sent/s',
           'generator lag p99, ms',
+          'generator CPU, % of a core',
           'p50 of a 503, ms',
           'p99 of a 503, ms',
           'max, ms',
