@@ -40,9 +40,7 @@ describe('ResponseParser', () => {
   });
 
   it('throws a typed error on a head it cannot read', () => {
-    expect(() => new ResponseParser().push(text('SMTP ready\r\n\r\n'))).toThrow(
-      ResponseParseError,
-    );
+    expect(() => new ResponseParser().push(text('SMTP ready\r\n\r\n'))).toThrow(ResponseParseError);
     expect(() =>
       new ResponseParser().push(text('HTTP/1.1 200 OK\r\ncontent-length: -3\r\n\r\n')),
     ).toThrow(ResponseParseError);
