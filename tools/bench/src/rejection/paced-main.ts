@@ -9,13 +9,16 @@
  * at `i / rate` seconds and sent then, whatever the answers so far, waiting for a free connection
  * if none is; its latency counts from when it was due, so a client or server falling behind shows
  * as latency, not as a lower rate) or closed-loop (`connections` senders, each sending its next
- * delivery when its previous one is answered: full speed). The pacing is a 1 ms timer, not a spin
- * (the machine is shared); how late the generator itself sent each delivery is reported
- * (`lateP99Ms`) beside the latencies. The result is sent as `{ type: 'result', ...PacedResult }`
- * over IPC, then the process exits.
+ * delivery when its previous one is answered: full speed). A latency ends when the first bytes of
+ * the answer (its status line) arrive. The open-loop clock is `pacer.ts` (a sleeping ticker
+ * thread, not a spin: the machine is shared); how late the generator itself sent each delivery is
+ * reported (`lateP99Ms`) beside the latencies, with the generator's own CPU time. The result is
+ * sent as `{ type: 'result', ...PacedResult }` over IPC, then the process exits.
  */
 import { deliveryFactory } from '../ack/deliveries.js';
 import { quantile } from '../report/stats.js';
+import { nowMs } from './clock.js';
+import { Pacer } from './pacer.js';
 import { type RawOutcome, RawPool, serializeRequest } from './raw-pool.js';
 
 /** What to send, and how. */
@@ -43,6 +46,10 @@ export interface PacedResult {
   readonly maxMs: number;
   /** Open-loop: p99 of how late the generator sent a delivery after it was due (its own lag). */
   readonly lateP99Ms: number;
+  /** The generator's CPU time (user + system) over the load, as a share of one core. */
+  readonly cpuShare: number;
+  /** Connections the server closed and the pool reopened (0 when every answer kept alive). */
+  readonly reconnects: number;
   readonly errors: number;
 }
 
@@ -65,7 +72,7 @@ function record(outcome: RawOutcome, from: number): void {
     errors += 1;
     return;
   }
-  const ms = performance.now() - from;
+  const ms = outcome.answeredAt - from;
   const list = latencies.get(outcome.status);
   if (list === undefined) latencies.set(outcome.status, [ms]);
   else list.push(ms);
@@ -82,35 +89,33 @@ function send(n: number, from: number): Promise<void> {
   });
 }
 
-const started = performance.now();
+const pending: Promise<void>[] = [];
+const pacer =
+  config.mode === 'open'
+    ? await Pacer.open(config.rate ?? 1000, config.count, (n, due) => {
+        lateness.push(nowMs() - due);
+        pending.push(send(n, due));
+      })
+    : undefined;
+const cpuBefore = process.cpuUsage();
+let started = nowMs();
 let sendingEnded = started;
-if (config.mode === 'open') {
-  const rate = config.rate ?? 1000;
-  const pending: Promise<void>[] = [];
-  let n = 0;
-  while (n < config.count) {
-    const now = performance.now();
-    for (let due = started + (n * 1000) / rate; n < config.count && due <= now; ) {
-      lateness.push(now - due);
-      pending.push(send(n, due));
-      n += 1;
-      due = started + (n * 1000) / rate;
-    }
-    // A 1 ms timer, not a spin: the machine is shared. Timer lateness counts as latency.
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  sendingEnded = performance.now();
+if (pacer !== undefined) {
+  started = pacer.start();
+  await pacer.finished;
+  sendingEnded = nowMs();
   await Promise.all(pending);
 } else {
   let n = 0;
   await Promise.all(
     Array.from({ length: config.connections }, async () => {
-      for (let mine = n++; mine < config.count; mine = n++) await send(mine, performance.now());
+      for (let mine = n++; mine < config.count; mine = n++) await send(mine, nowMs());
     }),
   );
-  sendingEnded = performance.now();
+  sendingEnded = nowMs();
 }
-const seconds = (performance.now() - started) / 1000;
+const seconds = (nowMs() - started) / 1000;
+const cpu = process.cpuUsage(cpuBefore);
 pool.close();
 
 const byStatus: Record<string, number> = {};
@@ -130,6 +135,8 @@ const result: PacedResult = {
   p99ByStatusMs,
   maxMs,
   lateP99Ms: lateness.length === 0 ? 0 : quantile(lateness, 0.99),
+  cpuShare: (cpu.user + cpu.system) / 1000 / Math.max(1, seconds * 1000),
+  reconnects: pool.reconnects,
   errors,
 };
 process.send?.({ type: 'result', ...result }, () => process.exit(0));

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nowMs } from './clock.js';
 import { type RawOutcome, RawPool, serializeRequest } from './raw-pool.js';
 
 let server: Server | undefined;
@@ -48,7 +49,9 @@ describe('RawPool', () => {
       serializeRequest(`127.0.0.1:${port}`, '/slack/events', { 'x-test': `t${n}` }, `{"n":${n}}`),
     );
     const outcomes = await Promise.all(requests.map((request) => sendOne(pool!, request)));
-    expect(outcomes).toEqual(Array.from({ length: 6 }, () => ({ status: 503 })));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(Array.from({ length: 6 }, () => 503));
+    expect(outcomes.filter((outcome) => outcome.error !== undefined)).toEqual([]);
+    for (const outcome of outcomes) expect(outcome.answeredAt).toBeLessThanOrEqual(nowMs());
     expect(bodies.sort()).toEqual(
       Array.from({ length: 6 }, (_, n) => `POST /slack/events t${n} {"n":${n}}`).sort(),
     );
@@ -67,8 +70,14 @@ describe('RawPool', () => {
     });
     pool = new RawPool(port, '127.0.0.1', 1);
     const request = serializeRequest(`127.0.0.1:${port}`, '/', {}, '{}');
-    for (let n = 0; n < 4; n += 1) expect(await sendOne(pool, request)).toEqual({ status: 200 });
+    for (let n = 0; n < 4; n += 1) {
+      const outcome = await sendOne(pool, request);
+      expect(outcome.status).toBe(200);
+      expect(outcome.error).toBeUndefined();
+    }
     expect(answered).toBe(4);
+    // Answers 1 and 3 said `Connection: close`: the connections for 2 and 4 were new ones.
+    expect(pool.reconnects).toBe(2);
   });
 
   it('ends a request whose connection dies before its answer with an error', async () => {

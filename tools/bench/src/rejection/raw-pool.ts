@@ -8,6 +8,7 @@
  * fails counts as an error.
  */
 import { connect, type Socket } from 'node:net';
+import { nowMs } from './clock.js';
 import { type ParsedResponse, ResponseParser } from './response-parser.js';
 
 /** Serialises a POST of `body` with `headers` to `path` as one HTTP/1.1 request. */
@@ -24,9 +25,13 @@ export function serializeRequest(
   return Buffer.concat([Buffer.from(head, 'latin1'), payload]);
 }
 
-/** What happened to one request: its status, or `0` with `error` set when it got no answer. */
+/**
+ * What happened to one request: its status and when its answer's first bytes (the status line)
+ * arrived, on `clock.ts`'s `nowMs`; or status `0` with `error` set when it got no answer.
+ */
 export interface RawOutcome {
   readonly status: number;
+  readonly answeredAt: number;
   readonly error?: Error;
 }
 
@@ -39,7 +44,11 @@ interface Pending {
 class Lane {
   #socket: Socket;
   #inFlight: Pending | undefined;
+  /** When the first bytes of the in-flight request's answer arrived (-1: none yet). */
+  #answerStartedAt = -1;
   #closing = false;
+  /** Connections opened after the first (the server closed one). */
+  reconnects = 0;
 
   constructor(
     readonly port: number,
@@ -52,7 +61,11 @@ class Lane {
   /** Sends `pending` on this (free) connection. */
   send(pending: Pending): void {
     this.#inFlight = pending;
-    if (this.#socket.destroyed) this.#socket = this.#open();
+    this.#answerStartedAt = -1;
+    if (this.#socket.destroyed) {
+      this.reconnects += 1;
+      this.#socket = this.#open();
+    }
     this.#socket.write(pending.request);
   }
 
@@ -66,6 +79,8 @@ class Lane {
     const socket = connect({ port: this.port, host: this.host, noDelay: true });
     const parser = new ResponseParser();
     socket.on('data', (chunk: Buffer) => {
+      // One request in flight, no pipelining: any bytes now are the start of its answer.
+      if (this.#answerStartedAt < 0) this.#answerStartedAt = nowMs();
       let responses: ParsedResponse[];
       try {
         responses = parser.push(chunk);
@@ -83,8 +98,10 @@ class Lane {
   #answered(socket: Socket, response: ParsedResponse): void {
     const pending = this.#inFlight;
     this.#inFlight = undefined;
+    const answeredAt = this.#answerStartedAt;
+    this.#answerStartedAt = -1;
     if (response.close) socket.destroy();
-    pending?.done({ status: response.status });
+    pending?.done({ status: response.status, answeredAt });
     if (pending !== undefined) this.free(this);
   }
 
@@ -93,7 +110,11 @@ class Lane {
     const pending = this.#inFlight;
     this.#inFlight = undefined;
     if (pending === undefined) return;
-    pending.done({ status: 0, error: new Error('connection closed before its answer') });
+    pending.done({
+      status: 0,
+      answeredAt: nowMs(),
+      error: new Error('connection closed before its answer'),
+    });
     if (!this.#closing) this.free(this);
   }
 }
@@ -121,6 +142,11 @@ export class RawPool {
   /** Requests waiting for a free connection. */
   get waiting(): number {
     return this.#line.length - this.#lineHead;
+  }
+
+  /** Connections opened to replace ones the server closed, over the pool's life. */
+  get reconnects(): number {
+    return this.#lanes.reduce((sum, lane) => sum + lane.reconnects, 0);
   }
 
   /** Closes every connection. */

@@ -8,8 +8,9 @@
  * per refusal (read from `/proc`). Lower offered rates beside the 5,000 show where queueing
  * starts. The same loads then meet the refusal baseline (`refusal-baseline.ts`: plain `node:http`
  * verifying, parsing and answering the same 503), the floor on this machine in the same run. The
- * load generator is `rejection/paced-main.ts` (raw keep-alive sockets, `raw-pool.ts`), in its own
- * process.
+ * load generator is `rejection/paced-main.ts` (raw keep-alive sockets, `raw-pool.ts`; paced by a
+ * sleeping ticker thread, `pacer.ts`), in its own process; how late it sent each delivery (its
+ * own lag, part of every latency), its CPU time and any connection a server closed are reported.
  */
 import { loadavg } from 'node:os';
 import type { ServerConfig } from '../ack/server-main.js';
@@ -18,6 +19,7 @@ import { cpuMicrosOf } from '../proc/rss.js';
 import type { BenchRunOptions, BenchSection } from '../report/section.js';
 import { formatCount, formatFixed, median } from '../report/stats.js';
 import type { PacedConfig, PacedResult } from './paced-main.js';
+import { MIN_TICK_MS } from './pacer.js';
 
 const HANDLER_MS = 60_000;
 const TARGET_P99_MS = 5;
@@ -171,6 +173,10 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
       formatCount(m((r) => pick(r[server]).sent)),
       formatCount(m((r) => pick(r[server]).sentPerSecond)),
       lag ? formatFixed(m((r) => pick(r[server]).lateP99Ms)) : '-',
+      formatFixed(
+        m((r) => pick(r[server]).cpuShare * 100),
+        0,
+      ),
       formatFixed(m((r) => p503(pick(r[server]), 'p50ByStatusMs'))),
       formatFixed(m((r) => p503(pick(r[server]), 'p99ByStatusMs'))),
       formatFixed(
@@ -199,13 +205,17 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
   const baselineOpenP99 = m((r) => p503(r.baseline.open[targetIndex]!, 'p99ByStatusMs'));
   const capacityRatio = m((r) => r.rt.closed.sentPerSecond / r.baseline.closed.sentPerSecond);
   const cpuRatio = m((r) => r.rt.cpuUsPerRefusal / r.baseline.cpuUsPerRefusal);
+  const reconnects = (server: 'rt' | 'baseline') =>
+    formatCount(
+      m((r) => [...r[server].open, r[server].closed].reduce((sum, x) => sum + x.reconnects, 0)),
+    );
   return {
     name: 'rejection',
     title: 'Rejection latency of a full server, open-loop and closed-loop',
     method: [
       `Load average when it started: ${formatFixed(loadAverage, 1)}, when it ended: ${formatFixed(loadAverageEnd, 1)} (a shared machine; absolute figures move with it, the ratios to the baseline much less).`,
       `rt: its Slack adapter (native listener, memory State) with \`maxDetached\` ${formatCount(sizes.bound)} filled first by ${formatCount(sizes.bound)} deliveries whose handler waits 60 s (checked: all accepted and in flight), so every measured delivery is refused with 503 at admission. Baseline: plain \`node:http\` reading, verifying and parsing each delivery and answering the same 503 (\`rejection/refusal-baseline.ts\`), in the same run. ${options.runs} run(s), medians.`,
-      `Against each server: ${formatCount(sizes.warmup)} unmeasured refusals (closed-loop), then open-loop: unique signed \`app_mention\` deliveries offered for ${sizes.openSeconds} s at each of ${sizes.rates.map(formatCount).join(', ')} per second over a pool of ${sizes.connections} raw keep-alive connections (\`node:net\`, requests serialised before the clock starts, at most one in flight per connection; a 1 ms pacing timer), each latency counted from when the delivery was due, so falling behind counts; "generator lag" is how late the generator itself sent them (its timer and event loop), part of every latency. Closed-loop: ${formatCount(sizes.closed)} deliveries by ${sizes.connections} senders, each sending when answered (full speed); its rate is the server's refusal capacity under this load generator, and the server's CPU time (user + system, from \`/proc\`) during it, per refusal, is the load-independent figure.`,
+      `Against each server: ${formatCount(sizes.warmup)} unmeasured refusals (closed-loop), then open-loop: unique signed \`app_mention\` deliveries offered for ${sizes.openSeconds} s at each of ${sizes.rates.map(formatCount).join(', ')} per second over a pool of ${sizes.connections} raw keep-alive connections (\`node:net\`, requests serialised before the clock starts, at most one in flight per connection), paced by a ticker thread sleeping in \`Atomics.wait\` until each due time (at least ${MIN_TICK_MS} ms between wake-ups; no spin), each latency counted from when the delivery was due to when its answer's first bytes arrived, so falling behind counts; "generator lag" is how late the generator itself sent them (its ticker and event loop), part of every latency. "Generator CPU" is its process's CPU time (user + system) over the load; connections a server closed (and the generator reopened) over all loads: rt ${reconnects('rt')}, baseline ${reconnects('baseline')}. Closed-loop: ${formatCount(sizes.closed)} deliveries by ${sizes.connections} senders, each sending when answered (full speed); its rate is the server's refusal capacity under this load generator, and the server's CPU time (user + system, from \`/proc\`) during it, per refusal, is the load-independent figure.`,
       'The load generator is its own process (`rejection/paced-main.ts`); deliveries are built and signed before its clock starts.',
     ],
     tables: [
@@ -216,6 +226,7 @@ export async function rejectionBench(options: BenchRunOptions): Promise<BenchSec
           'deliveries',
           'sent/s',
           'generator lag p99, ms',
+          'generator CPU, % of a core',
           'p50 of a 503, ms',
           'p99 of a 503, ms',
           'max, ms',
