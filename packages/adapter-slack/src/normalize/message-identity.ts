@@ -32,16 +32,6 @@ function tsOf(value: unknown): string | undefined {
     : undefined;
 }
 
-/**
- * `key` as one flat string: a key built by concatenation is a chain of V8 cons strings (about
- * 200 bytes for a 47-character alias, held as long as the delivery is); reading a character
- * flattens it in place, and the next GC drops the chain (about 100 bytes). Same value.
- */
-function flat(key: string): string {
-  key.charCodeAt(0);
-  return key;
-}
-
 /** The identity whose one alias is the `kind` mark key of `channel:id`; none without an `id`. */
 function only(
   kind: string,
@@ -51,7 +41,7 @@ function only(
   id: string | undefined,
 ): MessageIdentity {
   if (id === undefined) return NONE;
-  return { aliases: [flat(installationMarkKey(kind, adapter, tenant, `${channel}:${id}`))] };
+  return { aliases: [installationMarkKey(kind, adapter, tenant, `${channel}:${id}`)] };
 }
 
 /**
