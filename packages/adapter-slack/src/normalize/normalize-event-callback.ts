@@ -58,12 +58,19 @@ function nested(value: unknown): Author | undefined {
  * `bot_id` (the option), or an `app_id` or `bot_profile.app_id` equal to the envelope's
  * `api_app_id` (covers `bot_message` posts through our token without knowing the bot id).
  */
-function isOwnMessage(body: SlackEventCallback, event: SlackInnerEvent, ctx: NormalizeContext) {
-  const botUser = botUserOf(body, ctx);
+function isOwnMessage(
+  body: SlackEventCallback,
+  event: SlackInnerEvent,
+  ctx: NormalizeContext,
+  botUser: string | undefined,
+) {
   const appId = textOf(body.api_app_id);
-  return [event, nested(event.message), nested(event.previous_message)].some(
-    (author) => author !== undefined && isOwnAuthor(author, botUser, appId, ctx),
-  );
+  // Three checks in a row, no array or closure per delivery.
+  if (isOwnAuthor(event, botUser, appId, ctx)) return true;
+  const message = nested(event.message);
+  if (message !== undefined && isOwnAuthor(message, botUser, appId, ctx)) return true;
+  const previous = nested(event.previous_message);
+  return previous !== undefined && isOwnAuthor(previous, botUser, appId, ctx);
 }
 
 /**
@@ -88,22 +95,18 @@ export function normalizeEventCallback(
   const ended = threadEndedBy(inner);
   if (inner.type === 'message' && inner.subtype !== undefined) {
     if (ctx.ignoredMessageSubtypes.has(inner.subtype)) {
-      if (ended !== undefined && !isOwnMessage(body, inner, ctx))
+      if (ended !== undefined && !isOwnMessage(body, inner, ctx, botUserOf(body, ctx)))
         return threadEnd(body, ctx, ended);
       return { type: 'ignore', reason: `message subtype ${inner.subtype}` };
     }
   }
-  if (isOwnMessage(body, inner, ctx)) return { type: 'ignore', reason: 'own bot message' };
+  // Read once: the own-message check and the message identity both need it.
+  const botUser = botUserOf(body, ctx);
+  if (isOwnMessage(body, inner, ctx, botUser)) return { type: 'ignore', reason: 'own bot message' };
   const tenant = tenantOf(installationOfEventCallback(body));
   if (tenant === undefined)
     throw new SlackRequestError('event_callback names no team or enterprise');
-  const identity = messageIdentityOf(
-    inner,
-    ctx.adapter,
-    tenant,
-    ctx.mentionAndMessage,
-    botUserOf(body, ctx),
-  );
+  const identity = messageIdentityOf(inner, ctx.adapter, tenant, ctx.mentionAndMessage, botUser);
   const kind = identity.kind ?? kindOf(inner.type);
   const isReaction = kind === 'reaction';
   // Assistant thread events name their conversation in `assistant_thread`.
