@@ -1,11 +1,17 @@
 import type { KeyObject } from 'node:crypto';
-import { type HttpEndpoint, jsonAnswer, textAnswer } from '@rt/core/adapter';
-import { answerInteraction } from '../inbound/answer-interaction.js';
+import { type HttpAnswer, type HttpEndpoint, jsonAnswer, textAnswer } from '@rt/core/adapter';
+import { answerInteraction, type InboundAnswer } from '../inbound/answer-interaction.js';
 import type { InboundDeps } from '../inbound/inbound-deps.js';
 import { type ParsedInteraction, parseInteraction } from '../parse/parse-interaction.js';
 import { checkSignatureHeaders, verifyDiscordSignature } from '../verify/verify-signature.js';
 
 const NOT_ATTACHED = Object.freeze(textAnswer(503, 'Service Unavailable: not attached'));
+
+/** The inbound core's answer as HTTP: the callback as 200 JSON, `not_attached` 503. */
+function httpAnswerOf(answer: InboundAnswer): HttpAnswer {
+  if (answer.type === 'not_attached') return NOT_ATTACHED;
+  return jsonAnswer(answer.callback, { onDelivered: answer.delivered });
+}
 
 /**
  * Discord's side of the kit's HTTP flow (`serveHttp`, which both `handler` and `nodeListener`
@@ -41,10 +47,10 @@ export function discordEndpoint(
         rawBody,
       }),
     parse: (body) => parseInteraction(body),
-    async answer(parsed, { receivedAt, clock }) {
-      const answer = await answerInteraction(deps, parsed, receivedAt, clock);
-      if (answer.type === 'not_attached') return NOT_ATTACHED;
-      return jsonAnswer(answer.callback, { onDelivered: answer.delivered });
+    answer(parsed, { receivedAt, clock }) {
+      const answer = answerInteraction(deps, parsed, receivedAt, clock);
+      // A dispatched interaction's answer: one reaction, no async frame.
+      return answer instanceof Promise ? answer.then(httpAnswerOf) : httpAnswerOf(answer);
     },
   };
 }

@@ -54,18 +54,25 @@ function carriesBusyChoice(event: RtEvent): boolean {
  * Dispatches a normalised interaction on the kit's `answerDelivery`; the callback is the handler's
  * form, else the result's answer or the refusal.
  */
-async function dispatchInteraction(
+function dispatchInteraction(
   deps: InboundDeps,
   runtime: RuntimeHandle,
   event: RtEvent,
   clock: AckClock | undefined,
 ): Promise<InboundAnswer> {
-  const ephemeral = ephemeralFor(deps, event);
-  const state = deps.replies.open(event, ephemeral, runtime.modeFor(event) === 'sync');
-  const callback = await answerDelivery<DiscordCallback>(
-    new InteractionDelivery(deps, runtime, event, clock, state, ephemeral),
-  );
-  return answered(callback, state);
+  let state: ReplyState;
+  let answering: Promise<DiscordCallback>;
+  try {
+    const ephemeral = ephemeralFor(deps, event);
+    state = deps.replies.open(event, ephemeral, runtime.modeFor(event) === 'sync');
+    answering = answerDelivery<DiscordCallback>(
+      new InteractionDelivery(deps, runtime, event, clock, state, ephemeral),
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // One reaction on the kit's answer, no async frame.
+  return answering.then((callback) => answered(callback, state));
 }
 
 /**

@@ -3,7 +3,7 @@ import { type AckClock, type RuntimeHandle, startAckClock } from '@rt/core/adapt
 import { answerInstalled } from '../installs/installation-gate.js';
 import type { Normalized } from '../normalize/normalized.js';
 import type { SlackInbound } from '../parse/classify-payload.js';
-import { EMPTY_ACK, jsonAck, type SlackAck } from '../respond/answer.js';
+import { type Answer, EMPTY_ACK, jsonAck, type SlackAck } from '../respond/answer.js';
 import { viewSubmissionRefusal } from '../respond/view-submission-refusal.js';
 import type { DeliveryFacts, SlackCoreDeps } from './deps.js';
 import { dispatchAndAnswer } from './dispatch-answer.js';
@@ -21,19 +21,23 @@ import { normalizeInbound } from './normalize-inbound.js';
  * delays the transport writing the acknowledgement. Resolves the acknowledgement; rejects only on
  * a bug (the transport answers it as an unexpected failure).
  */
-export async function answerSlackPayload(
+export function answerSlackPayload(
   deps: SlackCoreDeps,
   inbound: SlackInbound,
   facts: DeliveryFacts,
 ): Promise<SlackAck> {
-  return answerSlackPayloadNow(deps, inbound, facts);
+  try {
+    return Promise.resolve(answerSlackPayloadNow(deps, inbound, facts));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
- * `answerSlackPayload` without its own promise: the acknowledgement itself when it is known at
- * once (nothing dispatched), else the promise of it; throws (synchronously) only on a bug. For a
- * transport that handles both (Socket Mode), which saves a promise and its microtask hops per
- * delivery.
+ * `answerSlackPayload`, answering at once what needs no dispatch (a challenge, an ignored event,
+ * a payload it cannot read): the acknowledgement itself, or its promise when a dispatch decides
+ * it. Throws only on a bug. For a transport that can write a ready answer without a promise hop
+ * (the HTTP flow, Socket Mode).
  */
 export function answerSlackPayloadNow(
   deps: SlackCoreDeps,
@@ -83,25 +87,30 @@ export function answerSlackPayloadNow(
 }
 
 /**
- * The acknowledgement of a normalised event (`answerInstalled`), its busy-signal follow-up handed
+ * The acknowledgement of a normalised event (`answerInstalled`; without an `installations`
+ * source that is `dispatchAndAnswer` itself, called straight), its busy-signal follow-up handed
  * to the follow-up runner; a clock started here (`owned`) is disposed once the answer is ready.
  */
-async function answerEvent(
+function answerEvent(
   deps: SlackCoreDeps,
   runtime: RuntimeHandle,
   event: RtEvent,
   clock: AckClock,
   owned: boolean,
 ): Promise<SlackAck> {
+  let answering: Promise<Answer>;
   try {
-    // Without an installations source the gate is the dispatch itself: awaited directly, which
-    // saves the gate's own async frame (and its extra hops) per delivery.
-    const answer = await (deps.options.installations === undefined
-      ? dispatchAndAnswer(deps, runtime, event, clock)
-      : answerInstalled(deps, runtime, event, clock));
+    answering =
+      deps.options.installations === undefined
+        ? dispatchAndAnswer(deps, runtime, event, clock)
+        : answerInstalled(deps, runtime, event, clock);
+  } catch (error) {
+    if (owned) clock.dispose();
+    return Promise.reject(error);
+  }
+  const acked = answering.then((answer) => {
     if (answer.followUp !== undefined) deps.followUps.start({ event, followUp: answer.followUp });
     return answer.ack;
-  } finally {
-    if (owned) clock.dispose();
-  }
+  });
+  return owned ? acked.finally(() => clock.dispose()) : acked;
 }

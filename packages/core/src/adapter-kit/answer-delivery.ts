@@ -41,20 +41,25 @@ export interface AnswerDeliveryOptions<A> {
  * notice (`detail`: `shape`, `eventId`, and `deadlineMs`). A clock started here is disposed when
  * the answer is ready. Never rejects (a `refuse` that throws is the caller's bug).
  */
-export async function answerDelivery<A>(delivery: AnswerDeliveryOptions<A>): Promise<A> {
+export function answerDelivery<A>(delivery: AnswerDeliveryOptions<A>): Promise<A> {
+  // The transport's clock (the HTTP flow's): nothing to dispose here, so no async frame.
+  if (delivery.clock !== undefined) return answerWithin<A>(new KitAnswer(delivery, delivery.clock));
+  return answerOnOwnClock(delivery);
+}
+
+/** `answerDelivery` with deadlines started here from `event.receivedAt`, disposed here. */
+async function answerOnOwnClock<A>(delivery: AnswerDeliveryOptions<A>): Promise<A> {
   const { event, options } = delivery;
-  const clock =
-    delivery.clock ??
-    startAckClock({
-      ackDeadlineMs: options.ackDeadlineMs,
-      syncDeadlineMs: options.syncDeadlineMs,
-      receivedAt: event.receivedAt,
-      now: options.clock,
-    });
+  const clock = startAckClock({
+    ackDeadlineMs: options.ackDeadlineMs,
+    syncDeadlineMs: options.syncDeadlineMs,
+    receivedAt: event.receivedAt,
+    now: options.clock,
+  });
   try {
     return await answerWithin<A>(new KitAnswer(delivery, clock));
   } finally {
-    if (delivery.clock === undefined) clock.dispose();
+    clock.dispose();
   }
 }
 

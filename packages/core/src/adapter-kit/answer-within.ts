@@ -31,8 +31,6 @@ export interface AnswerWithinOptions<A> {
   onAcceptedUnrun?(finished: FinishedDelivery): void;
 }
 
-type Settled<A> = { readonly answer: A; readonly result?: DispatchResult };
-
 /** Calls an adapter hook; what it throws is contained (a hook must never break the answer). */
 function contained(run: () => void): void {
   try {
@@ -42,28 +40,11 @@ function contained(run: () => void): void {
   }
 }
 
-async function dispatchOnce<A>(options: AnswerWithinOptions<A>): Promise<Settled<A>> {
-  const { runtime, event, clock } = options;
-  let result: DispatchResult;
-  try {
-    const sync = runtime.modeFor(event) === 'sync';
-    result = await runtime.dispatch(event, sync ? { signal: clock.syncSignal } : undefined);
-  } catch (error) {
-    const kind = classifyRefusal(error);
-    if (kind === 'unexpected') contained(() => options.onUnexpected?.(error));
-    return { answer: options.refuse(kind === 'busy' ? 'busy' : 'unavailable', error) };
-  }
-  try {
-    return { result, answer: options.answer(result) };
-  } catch (error) {
-    contained(() => options.onUnexpected?.(error));
-    return { result, answer: options.refuse('unavailable', error) };
-  }
-}
-
 /**
  * One `answerWithin`: the dispatch and the clock's deadline, whichever comes first answers. One
- * object per delivery, listening to the clock itself (no `expired` promise, no `Promise.race`).
+ * object per delivery, listening to the clock itself (no `expired` promise, no `Promise.race`),
+ * and one reaction on the dispatch's promise (no async frames between the dispatch and the
+ * answer).
  */
 class AnswerRace<A> implements AckDeadlineListener {
   readonly #options: AnswerWithinOptions<A>;
@@ -81,22 +62,64 @@ class AnswerRace<A> implements AckDeadlineListener {
     this.#reject = reject;
   }
 
-  /** Dispatches, then answers unless the deadline answered first. Never rejects. */
-  async run(): Promise<void> {
-    let settled: Settled<A>;
+  /** Dispatches; the dispatch's settlement answers unless the deadline answered first. */
+  start(): void {
+    const { runtime, event, clock } = this.#options;
+    let dispatching: Promise<DispatchResult>;
     try {
-      settled = await dispatchOnce(this.#options);
+      const sync = runtime.modeFor(event) === 'sync';
+      dispatching = runtime.dispatch(event, sync ? { signal: clock.syncSignal } : undefined);
     } catch (error) {
-      // Only a throwing `refuse` (the caller's bug) gets here.
+      // A dispatch that throws instead of rejecting is answered on a later turn, like a rejection.
+      queueMicrotask(() => this.refused(error));
+      return;
+    }
+    dispatching.then(
+      (result) => this.resolved(result),
+      (error) => this.refused(error),
+    );
+  }
+
+  /** The dispatch resolved: its answer (a mapping that throws is refused `unavailable`). */
+  resolved(result: DispatchResult): void {
+    const options = this.#options;
+    let answer: A;
+    try {
+      answer = options.answer(result);
+    } catch (error) {
+      contained(() => options.onUnexpected?.(error));
+      this.#refuseWith('unavailable', error);
+      return;
+    }
+    this.#settle(answer, result);
+  }
+
+  /** The dispatch was refused (or failed): classified, then mapped by `refuse`. */
+  refused(error: unknown): void {
+    const kind = classifyRefusal(error);
+    if (kind === 'unexpected') contained(() => this.#options.onUnexpected?.(error));
+    this.#refuseWith(kind === 'busy' ? 'busy' : 'unavailable', error);
+  }
+
+  /** Answers `refuse(kind)`; a throwing `refuse` (the caller's bug) rejects, unless answered. */
+  #refuseWith(kind: 'busy' | 'unavailable', error: unknown): void {
+    let answer: A;
+    try {
+      answer = this.#options.refuse(kind, error);
+    } catch (failure) {
       if (!this.#done) {
         this.#done = true;
-        this.#reject(error);
+        this.#reject(failure);
       }
       return;
     }
+    this.#settle(answer, undefined);
+  }
+
+  /** Answers with `answer` unless the deadline answered first (then the late answer is dropped). */
+  #settle(answer: A, result: DispatchResult | undefined): void {
     if (this.#done) return;
     this.#done = true;
-    const { result } = settled;
     const options = this.#options;
     if (result?.status === 'accepted' && options.onAcceptedUnrun !== undefined) {
       void result.settled.then((finished) => {
@@ -104,7 +127,7 @@ class AnswerRace<A> implements AckDeadlineListener {
         if (finished.outcome === 'dropped') contained(() => options.onAcceptedUnrun?.(finished));
       });
     }
-    this.#resolve(settled.answer);
+    this.#resolve(answer);
   }
 
   ackDeadlinePassed(): void {
@@ -137,6 +160,6 @@ export function answerWithin<A>(options: AnswerWithinOptions<A>): Promise<A> {
   return new Promise<A>((resolve, reject) => {
     const race = new AnswerRace(options, resolve, reject);
     onAckDeadline(options.clock, race);
-    void race.run();
+    race.start();
   });
 }

@@ -7,6 +7,8 @@ import { nodeRequestView } from './request-view.js';
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 const ZERO_LENGTH = Object.freeze({ 'content-length': '0' });
+/** The headers of an answer without body or headers of its own, as `writeHead`'s flat array. */
+const ZERO_LENGTH_RAW: readonly string[] = Object.freeze(['content-length', '0']);
 
 function gone(res: ServerResponse): boolean {
   return res.destroyed || res.writableEnded;
@@ -18,10 +20,8 @@ function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
     if (gone(res)) return;
     const { body } = answer;
     if (body === undefined) {
-      res.writeHead(
-        answer.status,
-        answer.headers === undefined ? ZERO_LENGTH : { ...answer.headers, ...ZERO_LENGTH },
-      );
+      if (answer.headers === undefined) res.writeHead(answer.status, ZERO_LENGTH_RAW as string[]);
+      else res.writeHead(answer.status, { ...answer.headers, ...ZERO_LENGTH });
       res.end();
       return;
     }
