@@ -18,7 +18,7 @@ export function refused(
   mode: DispatchMode,
   reason: AdmissionRejectionReason,
 ): { readonly status: 'refused'; readonly error: AdmissionRejectedError } {
-  if (host.observing()) {
+  if (host.observing('admission_rejected')) {
     host.emit({
       type: 'admission_rejected',
       at: Date.now(),

@@ -36,8 +36,8 @@ export interface PreludeHost {
   /** Counts a dispatch call (`received`) or an acceptance (`accepted`). */
   count(what: 'received' | 'accepted'): void;
   emit(observation: Observation): void;
-  /** True when anyone observes: observations on the accept path are built only then. */
-  observing(): boolean;
+  /** True when anyone reads observations of `type`: those on the accept path are built only then. */
+  observing(type: Observation['type']): boolean;
 }
 
 /**
@@ -181,7 +181,7 @@ async function accept(
     return { status: 'duplicate' };
   }
   host.count('accepted');
-  if (host.observing()) {
+  if (host.observing('dispatch_admitted')) {
     host.emit({
       type: 'dispatch_admitted',
       at: Date.now(),

@@ -4,6 +4,7 @@
  * registered the runtime installs it over `createStderrLogger()`, so failures are never silent.
  */
 import type { EventRef } from '../event/event.js';
+import type { Outcome } from '../outcomes/outcome.js';
 import {
   createStderrLogger,
   errorFields,
@@ -12,6 +13,7 @@ import {
   redact,
 } from './logger.js';
 import type { Observation, Observer } from './observation.js';
+import { type ObserverInterest, withInterest } from './observers.js';
 
 /** A level and a message for one observation, or nothing when it is not worth a line. */
 type Line = { readonly level: 'warn' | 'error'; readonly key: string; readonly message: string };
@@ -49,6 +51,24 @@ const OUTCOME_LINES: Readonly<Record<string, Omit<Line, 'key'>>> = Object.freeze
   failed: { level: 'error', message: 'handler failed' },
   'timed-out': { level: 'warn', message: 'handler ran past detachTimeoutMs and was aborted' },
   preempted: { level: 'warn', message: 'handler preempted: its thread lock was lost' },
+});
+
+/**
+ * What `lineOf` can turn into a line: the runtime builds nothing else for this observer (with no
+ * other observer, no `dispatch_admitted` and no `dispatch_finished` of a completed delivery).
+ */
+const LOGGED: ObserverInterest = Object.freeze({
+  types: new Set<Observation['type']>([
+    'dispatch_finished',
+    'prelude_error',
+    'conversation_action',
+    'admission_rejected',
+    'state_error',
+    'lease_lost',
+    'state_capability_missing',
+    'adapter_notice',
+  ]),
+  outcomes: new Set(Object.keys(OUTCOME_LINES) as Outcome[]),
 });
 
 function lineOf(o: Observation): Line | undefined {
@@ -161,7 +181,7 @@ export function logObserver(logger: RtLogger, options: LogObserverOptions = {}):
     throw new RangeError('windowMs must be a positive number of milliseconds');
   }
   const windows = new Map<string, { start: number; count: number; suppressed: number }>();
-  return (observation) => {
+  return withInterest((observation) => {
     const line = lineOf(observation);
     if (line === undefined) return;
     let window = windows.get(line.key);
@@ -183,7 +203,7 @@ export function logObserver(logger: RtLogger, options: LogObserverOptions = {}):
     } catch {
       // A logger that throws must not break dispatch, nor be retried.
     }
-  };
+  }, LOGGED);
 }
 
 /**

@@ -1,4 +1,27 @@
+import type { Outcome } from '../outcomes/outcome.js';
 import type { Observation, Observer } from './observation.js';
+
+/**
+ * What one of rt's own observers reads: the observation types, and of `dispatch_finished` only
+ * these outcomes. The runtime skips building an observation no observer reads; an observer
+ * without an interest (every user's) reads everything.
+ */
+export interface ObserverInterest {
+  readonly types: ReadonlySet<Observation['type']>;
+  readonly outcomes: ReadonlySet<Outcome>;
+}
+
+const INTEREST = Symbol('rt.observerInterest');
+
+/** Marks `observer` (one of rt's own) as reading only `interest`; returns it. */
+export function withInterest(observer: Observer, interest: ObserverInterest): Observer {
+  Object.defineProperty(observer, INTEREST, { value: interest });
+  return observer;
+}
+
+function interestOf(observer: Observer): ObserverInterest | undefined {
+  return (observer as { [INTEREST]?: ObserverInterest })[INTEREST];
+}
 
 /**
  * Fans observations out to observers. An observer that throws or rejects never breaks dispatch:
@@ -9,6 +32,10 @@ export class ObserverSet {
   #observers: readonly Observer[];
   #onError: (error: unknown, observation: Observation | undefined) => void;
   #failures = 0;
+  /** Some observer reads everything. */
+  #everything = false;
+  readonly #types = new Set<Observation['type']>();
+  readonly #outcomes = new Set<Outcome>();
 
   constructor(
     observers: readonly Observer[],
@@ -16,6 +43,27 @@ export class ObserverSet {
   ) {
     this.#observers = [...observers];
     this.#onError = onError;
+    for (const observer of this.#observers) {
+      const interest = interestOf(observer);
+      if (interest === undefined) {
+        this.#everything = true;
+        continue;
+      }
+      for (const type of interest.types) this.#types.add(type);
+      for (const outcome of interest.outcomes) this.#outcomes.add(outcome);
+    }
+  }
+
+  /** True when some observer reads observations of `type`: callers build one only then. */
+  wants(type: Observation['type']): boolean {
+    return this.#everything || this.#types.has(type);
+  }
+
+  /** True when some observer reads the `dispatch_finished` of an `outcome`. */
+  wantsFinished(outcome: Outcome): boolean {
+    return (
+      this.#everything || (this.#types.has('dispatch_finished') && this.#outcomes.has(outcome))
+    );
   }
 
   /** True when there is at least one observer: callers build an observation only then. */

@@ -79,9 +79,9 @@ class RtRuntime implements Runtime {
     const observeWork = (observation: Observation) => {
       if (!this.#finished) this.#emit(observation);
     };
-    const observing = () => this.#observers.active;
+    const observing = (type: Observation['type']) => this.#observers.wants(type);
     this.#threads = new ThreadHost(options.state, emit);
-    this.#ledger = new OutcomeLedger(emit, observing);
+    this.#ledger = new OutcomeLedger(emit, (outcome) => this.#observers.wantsFinished(outcome));
     // One armed `setTimeout` for every detach timeout, lease renewal and lease expiry.
     const wheel = new TimerWheel();
     this.#runner = new DeliveryRunner(

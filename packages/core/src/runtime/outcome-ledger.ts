@@ -19,12 +19,15 @@ export class OutcomeLedger {
     OUTCOMES.map((outcome) => [outcome, 0]),
   ) as Record<Outcome, number>;
   readonly #emit: (observation: Observation) => void;
-  readonly #observing: () => boolean;
+  readonly #observing: (outcome: Outcome) => boolean;
   #owed = 0;
   #drainWaiters: (() => void)[] = [];
 
-  /** `observing` says whether anyone observes: `dispatch_finished` is built only then. */
-  constructor(emit: (observation: Observation) => void, observing: () => boolean = () => true) {
+  /** `observing` says whether anyone reads an outcome's `dispatch_finished`: built only then. */
+  constructor(
+    emit: (observation: Observation) => void,
+    observing: (outcome: Outcome) => boolean = () => true,
+  ) {
     this.#emit = emit;
     this.#observing = observing;
   }
@@ -58,7 +61,7 @@ export class OutcomeLedger {
     progress?: DeliveryProgress,
   ): FinishedDelivery {
     const finished = finishedOf(result, eventRef(event), Math.max(0, Date.now() - since));
-    if (this.#observing()) {
+    if (this.#observing(result.outcome)) {
       this.#emit({
         type: 'dispatch_finished',
         at: Date.now(),
@@ -83,7 +86,7 @@ export class OutcomeLedger {
    * an outcome, which is what the rejection path takes.
    */
   note(event: RtEvent, mode: DispatchMode, result: HandledResult, since: number, wasOpen: boolean) {
-    if (this.#observing()) {
+    if (this.#observing(result.outcome)) {
       this.record(event, mode, result, since, wasOpen);
       return;
     }
