@@ -66,7 +66,10 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
       h = await startHarness({
         transport,
         ...options,
-        adapter: { unavailableText: UNAVAILABLE, ...options.adapter },
+        // The adapter's clock reads the global Date on each call, so it is the faked one below:
+        // the default (`Date.now`, taken when the adapter is built) would stay the real clock,
+        // and real time spent between receipt and the deadlines' arming would move them.
+        adapter: { unavailableText: UNAVAILABLE, clock: () => Date.now(), ...options.adapter },
       });
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     }
