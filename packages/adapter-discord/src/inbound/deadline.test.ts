@@ -26,7 +26,9 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
     });
 
     it('a handler that takes 10 s: the interaction is answered before it starts waiting out, and its reply reaches Discord afterwards (no 10062)', async () => {
-      h = await startHarness({ transport });
+      h = await startHarness({ transport, adapter: { clock: () => Date.now() } });
+      // The adapter's clock reads the global (faked) Date on each call; its default, `Date.now` taken
+      // when the adapter is built, would stay real and let real time move the deadlines.
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
       const t0 = Date.now();
       const waiting = deferred();
@@ -61,7 +63,10 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
     });
 
     it('a sync autocomplete handler that ignores its signal: the busy choice goes out at ackDeadlineMs, with a notice, and nothing follows', async () => {
-      h = await startHarness({ transport, adapter: { unavailableText: 'Down.' } });
+      h = await startHarness({
+        transport,
+        adapter: { clock: () => Date.now(), unavailableText: 'Down.' },
+      });
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
       const t0 = Date.now();
       const release = deferred();
@@ -103,7 +108,11 @@ describe.each(HTTP_TRANSPORTS)('over the $name', (transport) => {
           return inner.markEvent(key, ttlMs);
         },
       }));
-      h = await startHarness({ transport, state, adapter: { unavailableText: 'Down.' } });
+      h = await startHarness({
+        transport,
+        state,
+        adapter: { clock: () => Date.now(), unavailableText: 'Down.' },
+      });
       const replied = deferred();
       h.runtime.onCommand('ask', async (ctx) => {
         await ctx.reply('late but handled');
