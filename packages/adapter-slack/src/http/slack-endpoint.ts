@@ -1,5 +1,5 @@
 import { type HttpEndpoint, OK_ANSWER } from '@rt/core/adapter';
-import { answerSlackPayloadNow } from '../inbound/answer-payload.js';
+import { answerSlackPayload } from '../inbound/answer-payload.js';
 import type { SlackCoreDeps } from '../inbound/deps.js';
 import { classifySlackPayload, type SlackInbound } from '../parse/classify-payload.js';
 import { checkSignatureHeaders, verifySlackDigest } from '../verify/verify-signature.js';
@@ -15,7 +15,7 @@ import { retryOf } from './retry-headers.js';
  *   `UNSIGNED_PROBE_LIMIT_BYTES` when the headers fail;
  * - the HMAC checked against every signing secret (the headers were checked on arrival);
  * - the body decoded (JSON, form, `payload=`) and classified (a failure is a 400);
- * - `answerSlackPayloadNow` with the receipt time and the `x-slack-retry-*` headers, whose
+ * - `answerSlackPayload` with the receipt time and the `x-slack-retry-*` headers, whose
  *   acknowledgement becomes the answer (`httpAnswerOf`).
  */
 export function slackEndpoint(deps: SlackCoreDeps): HttpEndpoint<SlackInbound> {
@@ -53,7 +53,7 @@ export function slackEndpoint(deps: SlackCoreDeps): HttpEndpoint<SlackInbound> {
         request.header('x-slack-retry-num'),
         request.header('x-slack-retry-reason'),
       );
-      const ack = answerSlackPayloadNow(deps, inbound, {
+      const ack = answerSlackPayload(deps, inbound, {
         receivedAt,
         clock,
         ...(retry === undefined ? {} : { retry }),

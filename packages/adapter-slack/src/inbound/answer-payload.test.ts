@@ -40,7 +40,7 @@ function core(runtime: RuntimeHandle | 'detached' = fakeRuntimeHandle()) {
       observe: (o) => void observed.push(o),
     })),
   };
-  const answer = (source: SlackPayloadSource, payload: unknown) =>
+  const answer = async (source: SlackPayloadSource, payload: unknown) =>
     answerSlackPayload(deps, classifySlackPayload(source, payload), { receivedAt: Date.now() });
   return { deps, answer, started, observed };
 }

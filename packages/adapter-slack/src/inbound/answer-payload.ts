@@ -18,28 +18,12 @@ import { normalizeInbound } from './normalize-inbound.js';
  * dispatch and the shape-aware answer on the kit (`dispatchAndAnswer`), out by `ackDeadlineMs`
  * after `facts.receivedAt` at the latest (on the adapter's `clock`). A busy-signal follow-up is handed to the
  * follow-up runner when the acknowledgement is built and is sent on a later turn, so it never
- * delays the transport writing the acknowledgement. Resolves the acknowledgement; rejects only on
- * a bug (the transport answers it as an unexpected failure).
+ * delays the transport writing the acknowledgement. What needs no dispatch (a challenge, an
+ * ignored event, a payload it cannot read) is answered at once: the acknowledgement itself, so a
+ * transport writes it without a promise hop; otherwise the promise of it. Throws or rejects only
+ * on a bug (the transport answers it as an unexpected failure).
  */
 export function answerSlackPayload(
-  deps: SlackCoreDeps,
-  inbound: SlackInbound,
-  facts: DeliveryFacts,
-): Promise<SlackAck> {
-  try {
-    return Promise.resolve(answerSlackPayloadNow(deps, inbound, facts));
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-/**
- * `answerSlackPayload`, answering at once what needs no dispatch (a challenge, an ignored event,
- * a payload it cannot read): the acknowledgement itself, or its promise when a dispatch decides
- * it. Throws only on a bug. For a transport that can write a ready answer without a promise hop
- * (the HTTP flow, Socket Mode).
- */
-export function answerSlackPayloadNow(
   deps: SlackCoreDeps,
   inbound: SlackInbound,
   facts: DeliveryFacts,

@@ -1,7 +1,7 @@
 import type { DeliveryRetry } from '@rt/core';
 import { abortable } from '@rt/core/adapter';
 import { SlackSocketModeError } from '../errors.js';
-import { answerSlackPayloadNow } from '../inbound/answer-payload.js';
+import { answerSlackPayload } from '../inbound/answer-payload.js';
 import type { SlackCoreDeps } from '../inbound/deps.js';
 import {
   classifySlackPayload,
@@ -198,7 +198,7 @@ export class SocketModeTransport {
       return { kind: 'invalid', reason: (error as Error).message };
     }
     const retry = retryOf(envelope);
-    return answerSlackPayloadNow(
+    return answerSlackPayload(
       this.#core,
       inbound,
       retry === undefined ? { receivedAt } : { receivedAt, retry },
