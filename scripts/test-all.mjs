@@ -66,15 +66,21 @@ function ordered(all) {
 function runOne(dir, { nice = false } = {}) {
   const started = Date.now();
   return new Promise((resolve) => {
+    // bash's `times` prints, once the tests exit, the CPU seconds they used (all descendants).
+    const script = 'pnpm run test; code=$?; times >&3; exit $code';
     const [command, args] = nice
-      ? ['nice', ['-n', '10', 'pnpm', 'run', 'test']]
-      : ['pnpm', ['run', 'test']];
+      ? ['nice', ['-n', '10', 'bash', '-c', script]]
+      : ['bash', ['-c', script]];
     const child = spawn(command, args, {
       cwd: join(root, dir),
       env: process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
     const chunks = [];
+    let times = '';
+    child.stdio[3].on('data', (chunk) => {
+      times += chunk;
+    });
     child.stdout.on('data', (chunk) => chunks.push(chunk));
     child.stderr.on('data', (chunk) => chunks.push(chunk));
     child.on('error', (error) => chunks.push(Buffer.from(`${error.stack ?? error}\n`)));
@@ -91,9 +97,17 @@ function runOne(dir, { nice = false } = {}) {
       process.stdout.write(
         `${name}:test: ${ok ? 'passed' : `FAILED (${signal ?? `exit ${code}`})`} in ${seconds.toFixed(1)} s\n`,
       );
-      resolve({ dir, ok, seconds });
+      resolve({ dir, ok, seconds, cpu: cpuSeconds(times) });
     });
   });
+}
+
+/** The children's user + system seconds from bash's `times` (its second line), or NaN. */
+function cpuSeconds(times) {
+  const line = times.trim().split('\n')[1] ?? '';
+  const parts = [...line.matchAll(/(\d+)m([\d.]+)s/g)];
+  if (parts.length !== 2) return Number.NaN;
+  return parts.reduce((sum, [, minutes, secs]) => sum + Number(minutes) * 60 + Number(secs), 0);
 }
 
 const wanted = process.argv.slice(2);
@@ -121,12 +135,14 @@ const backgroundRuns = background.map((dir) => {
 await Promise.all([...Array.from({ length: jobs }, lane), ...backgroundRuns]);
 
 const failed = results.filter((result) => !result.ok);
-process.stdout.write('\ntest-all: seconds per project\n');
+process.stdout.write('\ntest-all: seconds per project (wall, CPU)\n');
 for (const result of [...results].sort((a, b) => b.seconds - a.seconds)) {
   process.stdout.write(
-    `  ${result.ok ? 'ok  ' : 'FAIL'} ${result.seconds.toFixed(1).padStart(6)}  ${result.dir}\n`,
+    `  ${result.ok ? 'ok  ' : 'FAIL'} ${result.seconds.toFixed(1).padStart(6)} ${result.cpu.toFixed(1).padStart(6)}  ${result.dir}\n`,
   );
 }
+const cpu = results.reduce((sum, result) => sum + result.cpu, 0);
+process.stdout.write(`test-all: ${cpu.toFixed(0)} CPU seconds in all\n`);
 process.stdout.write(
   `test-all: ${results.length - failed.length} of ${results.length} passed in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
 );

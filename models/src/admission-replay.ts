@@ -228,9 +228,27 @@ export async function replayScenario(
     for (const [d, kind] of kinds) if (kind !== 'hang') gateOf(d).resolve(1);
     shutdown = watch(runtime.shutdown({ graceMs: GRACE_MS, abandonAfterMs: ABANDON_MS }));
   }
+  // Every timer has run after this advance; what is still unsettled then waits on nothing the
+  // model does (a dedupe mark it never answers, a handler it never settles): a stall, reported
+  // at once rather than left to the test's timeout.
+  let ended: { error?: unknown } | undefined;
+  Promise.all([shutdown, ...sends]).then(
+    () => {
+      ended = {};
+    },
+    (error: unknown) => {
+      ended = { error };
+    },
+  );
   await vi.advanceTimersByTimeAsync(WINDOW_MS + GRACE_MS + ABANDON_MS);
-  await shutdown;
-  await Promise.all(sends);
+  for (let turn = 0; turn < 100 && ended === undefined; turn += 1) await flush();
+  if (ended === undefined) {
+    const pending = decisions.flatMap((decision, d) => (decision === 'pending' ? [`d${d}`] : []));
+    throw new Error(
+      `the replay stalled: shutdown or a dispatch never settled (undecided: ${pending.join(', ') || 'none'}; dedupe marks awaited past the model's: ${heldMarks.length})`,
+    );
+  }
+  if (ended.error !== undefined) throw ended.error;
   sample();
   const stats = runtime.stats();
   const acceptedOutcomes = Object.entries(stats.outcomes)
