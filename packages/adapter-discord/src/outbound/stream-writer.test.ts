@@ -1,6 +1,7 @@
 import { createRuntime, type Observation, type Runtime, type State } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { observationLog } from '@rt/testing';
+import { mockTextStream } from '@rt/testing/ai';
 import {
   buildChatInputCommand,
   buildGatewayMessage,
@@ -15,7 +16,6 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDiscordAdapter, type DiscordAdapter } from '../discord-adapter.js';
 import type { DiscordAdapterOptions } from '../options.js';
-import { mockTextStream } from '../test-support/mock-model.js';
 import { discordRetryAfterMs, resolveDiscordStreamOptions } from './stream-writer.js';
 
 const TOKEN = 'stream-bot-token';

@@ -1,9 +1,9 @@
 import type { Observation } from '@rt/core';
+import { mockTextStream } from '@rt/testing/ai';
 import { buildEventCallback, buildMessageEvent, type SlackTestPayload } from '@rt/testing/slack';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SlackTargetError } from '../errors.js';
 import { type Harness, startHarness } from '../test-support/harness.js';
-import { mockTextStream } from '../test-support/mock-model.js';
 import { type SocketHarness, startSocketHarness } from '../test-support/socket-harness.js';
 import { onSlackAssistant } from './assistant-routes.js';
 import { assistantThreadOf } from './assistant-thread.js';

@@ -7,6 +7,7 @@ import {
 } from '@rt/core';
 import { createMemoryState } from '@rt/state-memory';
 import { observationLog, stateWith } from '@rt/testing';
+import { mockTextStream } from '@rt/testing/ai';
 import {
   buildAppMentionEvent,
   buildMessageEvent,
@@ -22,7 +23,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SlackAdapterOptions } from '../options.js';
 import { createSlackAdapter, type SlackAdapter } from '../slack-adapter.js';
 import { BOT_TOKEN, SECRET } from '../test-support/harness.js';
-import { mockTextStream } from '../test-support/mock-model.js';
 import { resolveSlackStreamOptions } from './stream-options.js';
 import { slackRetryAfterMs } from './stream-rate-limit.js';
 

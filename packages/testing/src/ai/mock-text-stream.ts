@@ -1,15 +1,32 @@
 import { type LanguageModel, simulateReadableStream, streamText } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 
+/** Options of `mockTextStream`. */
+export interface MockTextStreamOptions {
+  /** Milliseconds between two streamed parts. Default 5. */
+  readonly chunkDelayInMs?: number | undefined;
+  /** Passed to `streamText`: aborting it cancels the model's "request" and ends the stream. */
+  readonly abortSignal?: AbortSignal | undefined;
+}
+
+/** What `mockTextStream` returns. */
+export interface MockTextStream {
+  /** `streamText(...).textStream`: what a handler hands `ctx.stream`. */
+  readonly textStream: AsyncIterable<string> & ReadableStream<string>;
+  /** The AI SDK's mock model behind it (its `doStreamCalls` record each call). */
+  readonly model: MockLanguageModelV4;
+}
+
 /**
- * The AI SDK's own offline mock model, streaming `deltas` as one text part (a chunk every
- * `chunkDelayInMs`), and the `textStream` of `streamText` over it: what a bot hands `ctx.stream`.
- * `abortSignal` is passed to `streamText`, so a cancelled stream cancels the "request".
+ * A streamed AI reply without a provider or a network: the AI SDK's own offline mock model
+ * (`MockLanguageModelV4` from `ai/test`) streaming `deltas` as one text part, a part every
+ * `chunkDelayInMs`, then a `stop` finish, and the `textStream` of `streamText` over it. The
+ * text streamed is `deltas.join('')`. Needs the optional peer `ai` 7.
  */
 export function mockTextStream(
   deltas: readonly string[],
-  options: { chunkDelayInMs?: number; abortSignal?: AbortSignal } = {},
-): { textStream: AsyncIterable<string> & ReadableStream<string>; model: MockLanguageModelV4 } {
+  options: MockTextStreamOptions = {},
+): MockTextStream {
   const model = new MockLanguageModelV4({
     doStream: async () => ({
       stream: simulateReadableStream({
