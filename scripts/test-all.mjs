@@ -141,8 +141,11 @@ for (const result of [...results].sort((a, b) => b.seconds - a.seconds)) {
     `  ${result.ok ? 'ok  ' : 'FAIL'} ${result.seconds.toFixed(1).padStart(6)} ${result.cpu.toFixed(1).padStart(6)}  ${result.dir}\n`,
   );
 }
-const cpu = results.reduce((sum, result) => sum + result.cpu, 0);
-process.stdout.write(`test-all: ${cpu.toFixed(0)} CPU seconds in all\n`);
+const timed = results.filter((result) => Number.isFinite(result.cpu));
+const cpu = timed.reduce((sum, result) => sum + result.cpu, 0);
+process.stdout.write(
+  `test-all: ${cpu.toFixed(0)} CPU seconds in all${timed.length < results.length ? ` (${results.length - timed.length} projects untimed)` : ''}\n`,
+);
 process.stdout.write(
   `test-all: ${results.length - failed.length} of ${results.length} passed in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
 );
