@@ -62,17 +62,23 @@ export class MarkStore {
     return expiresAt !== undefined && expiresAt + this.#epoch > now;
   }
 
-  /** Marks `key` until `expiresAt`; the caller has checked that it is not alive. */
-  mark(key: string, expiresAt: number): void {
-    if (this.#expiries.has(key)) {
+  /**
+   * Marks `key` until `expiresAt` unless its mark is alive at `now`; true when it marked. One
+   * lookup and one write of the map (a miss in a map of many marks is the costly part).
+   */
+  markUnlessAlive(key: string, now: number, expiresAt: number): boolean {
+    const stored = this.#expiries.get(key);
+    if (stored !== undefined) {
+      if (stored + this.#epoch > now) return false;
       // Expired but not yet reclaimed: its queued check finds it extended and requeues it.
       this.#expiries.set(key, expiresAt - this.#epoch);
-      return;
+      return true;
     }
     flatten(key);
     this.#expiries.set(key, expiresAt - this.#epoch);
     this.#enqueue(key, expiresAt);
     this.#arm(this.#options.sweepIntervalMs);
+    return true;
   }
 
   /** Stops the sweeper and forgets every mark. */

@@ -120,9 +120,7 @@ class MemoryStateImpl implements MemoryState {
     assertKey(key);
     assertTtlMs(ttlMs);
     const now = this.#options.now();
-    if (this.#marks.isMarked(key, now)) return false;
-    this.#marks.mark(key, now + ttlMs);
-    return true;
+    return this.#marks.markUnlessAlive(key, now, now + ttlMs);
   }
 
   /**
@@ -135,8 +133,8 @@ class MemoryStateImpl implements MemoryState {
     assertMarkKeys(keys);
     assertTtlMs(ttlMs);
     const now = this.#options.now();
-    if (keys.some((key) => this.#marks.isMarked(key, now))) return false;
-    for (const key of keys) this.#marks.mark(key, now + ttlMs);
+    for (const key of keys) if (this.#marks.isMarked(key, now)) return false;
+    for (const key of keys) this.#marks.markUnlessAlive(key, now, now + ttlMs);
     return true;
   }
 

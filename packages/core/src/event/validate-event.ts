@@ -1,5 +1,6 @@
 import { InvalidEventError } from '../errors.js';
 import { MAX_MARK_KEYS, markKeyInstallation } from '../state/mark-keys.js';
+import { keyPart } from '../util/key-part.js';
 import type { EventKind, RtEvent } from './event.js';
 
 const KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
@@ -96,5 +97,5 @@ function validateAliases(event: RtEvent): void {
 
 /** The dedupe key of an event's identity `(adapter, tenant, id)`, unambiguous for any strings. */
 export function dedupeKeyOf(event: RtEvent): string {
-  return `event:${encodeURIComponent(event.adapter)}:${encodeURIComponent(event.tenant)}:${encodeURIComponent(event.id)}`;
+  return `event:${keyPart(event.adapter)}:${keyPart(event.tenant)}:${keyPart(event.id)}`;
 }

@@ -1,4 +1,5 @@
 import type { RtEvent } from '../event/event.js';
+import { keyPart } from '../util/key-part.js';
 
 /**
  * Which key a locking strategy serialises on: the event's thread, its channel, or any function of
@@ -6,7 +7,7 @@ import type { RtEvent } from '../event/event.js';
  */
 export type LockScope = 'thread' | 'channel' | ((event: RtEvent) => string);
 
-const part = encodeURIComponent;
+const part = keyPart;
 
 /**
  * The scope key of `event` under `scope` (docs/contract.md §2, "Lock Scope"; docs/events.md), namespaced

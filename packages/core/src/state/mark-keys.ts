@@ -6,6 +6,8 @@
  * key: `markKeyInstallation` is how a sharded store keeps one installation's marks together.
  */
 
+import { keyPart } from '../util/key-part.js';
+
 /** The most keys one `markEvents` call takes. */
 export const MAX_MARK_KEYS = 16;
 
@@ -38,7 +40,7 @@ export function installationMarkKey(
       throw new TypeError(`${name} must be a non-empty string`);
     }
   }
-  return `${kind}:${encodeURIComponent(adapter)}:${encodeURIComponent(tenant)}:${encodeURIComponent(id)}`;
+  return `${kind}:${keyPart(adapter)}:${keyPart(tenant)}:${keyPart(id)}`;
 }
 
 /**
