@@ -201,10 +201,13 @@ export class CoalescingEngine {
     // From here the survivor runs: no later delivery can supersede it.
     this.#entries.delete(key);
     survivor.detach();
-    // Continued by callbacks, not awaited: this frame ends while the handler runs.
+    // Continued by callbacks, not awaited: this frame ends while the handler runs. They keep
+    // only the lease and the settle function: the survivor, its entry and the entry's
+    // cancellation are garbage while the handler runs.
     const held = lock;
+    const { settle } = survivor;
     this.#host.invoke(survivor.delivery, { lock: held, skipped: survivor.skipped }).then(
-      (result) => held.release().then(() => survivor.settle(result)),
+      (result) => held.release().then(() => settle(result)),
       (error: unknown) =>
         held.release().then(() => {
           throw error;
