@@ -1,27 +1,81 @@
 import type { Delivery } from '../dispatch/delivery.js';
-import { outcomeForAbort } from '../dispatch/invoke-handlers.js';
+import { type InvokeExtras, outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import { acquireWhenFree } from '../locks/acquire-when-free.js';
+import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
-import { Cancellation } from '../util/cancellation.js';
+import {
+  type AbortHandler,
+  Cancellation,
+  type CancelSource,
+  type Watch,
+} from '../util/cancellation.js';
 import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
 
-/** One member of a batch: its delivery, how to settle it, and how to stop watching its signal. */
-interface Member {
-  readonly delivery: Delivery;
-  readonly settle: (result: HandledResult) => void;
-  readonly unwatch: () => void;
+/**
+ * One member of a batch: its delivery and how to settle it. It is its own abort handler on its
+ * delivery's life (one list node, no closure).
+ */
+class Member implements AbortHandler {
+  #watch: Watch | undefined;
+
+  constructor(
+    readonly strategy: BurstStrategy,
+    readonly batch: Batch,
+    readonly delivery: Delivery,
+    readonly settle: (result: HandledResult) => void,
+  ) {}
+
+  /** Starts watching its delivery's life (not aborted yet: the caller checked). */
+  watch(): void {
+    this.#watch = Cancellation.watch(this.delivery.controller, this);
+  }
+
+  unwatch(): void {
+    if (this.#watch !== undefined) Cancellation.unwatch(this.#watch);
+    this.#watch = undefined;
+  }
+
+  /** Its delivery's life ended before the batch ran. */
+  handleAbort(): void {
+    this.strategy.left(this);
+  }
 }
 
-/** A batch of one scope: open while it accepts members, then closed until its handler ran. */
-interface Batch {
+/**
+ * A batch of one scope: open while it accepts members, then closed until its handler ran. It is
+ * its own abort handler on the runtime's shutdown.
+ */
+class Batch implements AbortHandler {
   /** Members in arrival order; a member whose life ends before the handler starts is removed. */
-  readonly members: Map<Delivery, Member>;
-  /** Aborts at shutdown, or when the last member left: the batch then never runs. */
-  readonly controller: Cancellation;
-  readonly unwatchShutdown: () => void;
+  readonly members: Member[] = [];
+  /** Ends the batch's lock wait: at shutdown, or when the last member left. */
+  readonly controller = new Cancellation();
+  /** The window's timer while the batch is open. */
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Set when the handler starts or the batch ended without running. */
-  settled: boolean;
+  settled = false;
+  /** Its run, once closed: the scope's next batch runs after it. */
+  done: Promise<void> | undefined;
+  #shutdown: Watch | undefined;
+
+  constructor(
+    readonly strategy: BurstStrategy,
+    readonly key: string,
+  ) {}
+
+  watchShutdown(shutdown: CancelSource): void {
+    this.#shutdown = Cancellation.watch(shutdown, this);
+  }
+
+  unwatchShutdown(): void {
+    if (this.#shutdown !== undefined) Cancellation.unwatch(this.#shutdown);
+    this.#shutdown = undefined;
+  }
+
+  /** Shutdown started before the batch ran. */
+  handleAbort(reason: unknown): void {
+    this.strategy.shutDown(this, reason);
+  }
 }
 
 /**
@@ -34,15 +88,20 @@ interface Batch {
  * timeout, sync deadline) leaves alone with `timed-out` and frees its slot, and the rest of the
  * batch still runs; shutdown ends every batch not yet running, for all its members, with
  * `shutdown`. Once the handler runs, any member's signal ending ends the run for the batch.
+ *
+ * Per delivery: one member record; per batch: one record with its cancellation and its window's
+ * timer (a shared callback); no frame stays suspended while the handler runs.
  */
 export class BurstStrategy implements ConcurrencyStrategy {
   readonly name = 'burst' as const;
   readonly #host: StrategyHost;
   /** The open batch per scope. */
   readonly #open = new Map<string, Batch>();
-  /** Per scope, the promise of its last closed batch, so batches run in order. */
-  readonly #chains = new Map<string, Promise<void>>();
+  /** Per scope, its last closed batch that has not finished, so batches run in order. */
+  readonly #last = new Map<string, Batch>();
   #parked = 0;
+  /** The window's timer callback, shared by every batch. */
+  readonly #windowDue = (batch: Batch): void => this.#close(batch);
 
   constructor(host: StrategyHost) {
     this.#host = host;
@@ -56,51 +115,53 @@ export class BurstStrategy implements ConcurrencyStrategy {
   run(delivery: Delivery): Promise<HandledResult> {
     return new Promise<HandledResult>((settle) => {
       const own = delivery.controller;
-      const ended = [this.#host.shutdownSignal, own].find((signal) => signal.aborted);
-      if (ended) {
-        settle({ outcome: outcomeForAbort(ended.reason), error: ended.reason });
+      const shutdown = this.#host.shutdownSignal;
+      const ended = shutdown.aborted ? shutdown : own.aborted ? own : undefined;
+      if (ended !== undefined) {
+        const reason: unknown = ended.reason;
+        settle({ outcome: outcomeForAbort(reason), error: reason });
         return;
       }
       const key = delivery.scopeKey;
       const batch = this.#open.get(key) ?? this.#openBatch(key);
-      const unwatch = own.onAbort(() => this.#leave(key, batch, delivery));
-      batch.members.set(delivery, { delivery, settle, unwatch });
+      const member = new Member(this, batch, delivery, settle);
+      member.watch();
+      batch.members.push(member);
       this.#parked += 1;
-      if (batch.members.size >= this.#host.config.maxBatch) this.#close(key, batch);
+      if (batch.members.length >= this.#host.config.maxBatch) this.#close(batch);
     });
   }
 
   #openBatch(key: string): Batch {
-    const controller = new Cancellation();
-    const batch: Batch = {
-      members: new Map(),
-      controller,
-      unwatchShutdown: controller.follow([this.#host.shutdownSignal]),
-      timer: undefined,
-      settled: false,
-    };
+    const batch = new Batch(this, key);
     // A batch that has not started ends for every member when shutdown starts.
-    controller.onAbort(() => {
-      if (this.#open.get(key) === batch) this.#open.delete(key);
-      clearTimeout(batch.timer);
-      this.#finish(batch, this.#abortResult(batch));
-    });
+    batch.watchShutdown(this.#host.shutdownSignal);
     // Not unref'd: an open batch is accepted work and keeps the process alive.
-    batch.timer = setTimeout(() => this.#close(key, batch), this.#host.config.burstWindowMs);
+    batch.timer = setTimeout(this.#windowDue, this.#host.config.burstWindowMs, batch);
     this.#open.set(key, batch);
     return batch;
   }
 
-  /** A member's life ended before its batch ran: it leaves alone; an emptied batch ends. */
-  #leave(key: string, batch: Batch, delivery: Delivery): void {
-    const member = batch.members.get(delivery);
-    if (batch.settled || !member) return;
-    batch.members.delete(delivery);
+  /** @internal Shutdown started before `batch` ran: it ends for every member left. */
+  shutDown(batch: Batch, reason: unknown): void {
+    if (this.#open.get(batch.key) === batch) this.#open.delete(batch.key);
+    clearTimeout(batch.timer);
+    this.#finish(batch, { outcome: outcomeForAbort(reason), error: reason });
+    batch.controller.abort(reason); // stops a lock wait
+  }
+
+  /** @internal A member's life ended before its batch ran: it leaves alone; an emptied batch ends. */
+  left(member: Member): void {
+    const { batch } = member;
+    const index = batch.members.indexOf(member);
+    if (batch.settled || index < 0) return;
+    batch.members.splice(index, 1);
+    member.unwatch();
     this.#parked -= 1;
-    const reason: unknown = delivery.controller.reason;
+    const reason: unknown = member.delivery.controller.reason;
     member.settle({ outcome: outcomeForAbort(reason), error: reason });
-    if (batch.members.size === 0) {
-      if (this.#open.get(key) === batch) this.#open.delete(key);
+    if (batch.members.length === 0) {
+      if (this.#open.get(batch.key) === batch) this.#open.delete(batch.key);
       clearTimeout(batch.timer);
       batch.settled = true;
       batch.unwatchShutdown();
@@ -108,71 +169,89 @@ export class BurstStrategy implements ConcurrencyStrategy {
     }
   }
 
-  /** Stops accepting members and queues the batch behind the scope's earlier batches. */
-  #close(key: string, batch: Batch): void {
+  /** Stops accepting members and runs the batch after the scope's earlier batches. */
+  #close(batch: Batch): void {
+    const { key } = batch;
     if (this.#open.get(key) !== batch) return;
     this.#open.delete(key);
     clearTimeout(batch.timer);
-    const previous = this.#chains.get(key) ?? Promise.resolve();
-    const chain = previous.then(() => this.#runBatch(key, batch));
-    this.#chains.set(key, chain);
-    void chain.then(() => {
-      if (this.#chains.get(key) === chain) this.#chains.delete(key);
-    });
+    const previous = this.#last.get(key);
+    this.#last.set(key, batch);
+    batch.done =
+      previous?.done === undefined
+        ? this.#runBatch(batch)
+        : previous.done.then(() => this.#runBatch(batch));
   }
 
-  async #runBatch(key: string, batch: Batch): Promise<void> {
-    if (batch.settled) return;
-    let lock: Awaited<ReturnType<typeof acquireWhenFree>>;
+  async #runBatch(batch: Batch): Promise<void> {
+    if (batch.settled) return this.#ran(batch);
+    let lock: HeldLock;
     try {
-      lock = await acquireWhenFree(this.#host.locks, key, {
+      lock = await acquireWhenFree(this.#host.locks, batch.key, {
         initialMs: this.#host.config.lockPollInitialMs,
         maxMs: this.#host.config.lockPollMaxMs,
         signal: batch.controller,
         observe: this.#host.observe,
       });
     } catch {
-      return; // the batch ended while waiting; its members already have their outcome
+      return this.#ran(batch); // the batch ended while waiting; its members have their outcome
     }
     if (batch.settled) {
       await lock.release();
-      return;
+      return this.#ran(batch);
     }
     // The handler starts: members are no longer parked, and shutdown no longer ends them at once.
-    const members = [...batch.members.values()];
+    const { members } = batch;
     this.#parked -= members.length;
     batch.settled = true;
     batch.unwatchShutdown();
     for (const member of members) member.unwatch();
-    const [first, ...rest] = members;
-    let result: HandledResult;
-    try {
-      result = await this.#host.invoke(first!.delivery, {
-        lock,
-        batch: members.map((member) => member.delivery.event),
-        signals: rest.map((member) => member.delivery.controller),
-        members: members.map((member) => member.delivery),
-      });
-    } finally {
-      await lock.release();
-    }
-    for (const member of members) member.settle(result);
+    // Continued by callbacks, not awaited: no frame of this function stays suspended while the
+    // handler runs. The lock is released before any member is settled, whatever happened.
+    const held = lock;
+    return this.#host.invoke(members[0]!.delivery, runExtras(held, members)).then(
+      (result) =>
+        held.release().then(() => {
+          for (const member of members) member.settle(result);
+          this.#ran(batch);
+        }),
+      (error: unknown) =>
+        held.release().then(() => {
+          this.#ran(batch);
+          throw error;
+        }),
+    );
   }
 
-  #abortResult(batch: Batch): HandledResult {
-    const reason: unknown = batch.controller.reason;
-    return { outcome: outcomeForAbort(reason), error: reason };
+  /** The batch finished: a later batch of its scope no longer waits for it. */
+  #ran(batch: Batch): void {
+    if (this.#last.get(batch.key) === batch) this.#last.delete(batch.key);
   }
 
   /** Ends a batch that never started: every member left gets `result`. */
   #finish(batch: Batch, result: HandledResult): void {
     if (batch.settled) return;
     batch.settled = true;
-    this.#parked -= batch.members.size;
+    this.#parked -= batch.members.length;
     batch.unwatchShutdown();
-    for (const member of batch.members.values()) {
+    for (const member of batch.members) {
       member.unwatch();
       member.settle(result);
     }
   }
+}
+
+/**
+ * What the batch's run gets: its lock and `ctx.batch`; with more than one member, the other
+ * members' signals (any of them ending ends the run) and every member for the runner's outcomes.
+ * A batch of one is a plain run of its delivery (the runner defaults `members` to it).
+ */
+function runExtras(lock: HeldLock, members: readonly Member[]): InvokeExtras {
+  if (members.length === 1) return { lock, batch: [members[0]!.delivery.event] };
+  return {
+    lock,
+    batch: members.map((member) => member.delivery.event),
+    signals: members.slice(1).map((member) => member.delivery.controller),
+    members: members.map((member) => member.delivery),
+  };
 }
