@@ -27,7 +27,7 @@ class Survivor implements AbortHandler {
     readonly entry: Entry,
     readonly delivery: Delivery,
     /** Events it superseded on this instance, oldest first. */
-    readonly skipped: RtEvent[],
+    readonly skipped: readonly RtEvent[],
     readonly settle: (result: HandledResult) => void,
   ) {}
 
@@ -50,6 +50,9 @@ class Survivor implements AbortHandler {
     this.engine.left(this, reason);
   }
 }
+
+/** What a survivor that superseded nothing carries (frozen, shared: `ctx.skipped` is readonly). */
+const NO_SKIPPED: readonly RtEvent[] = Object.freeze([]);
 
 /** One scope's parking place. Exists while a survivor waits; deleted when it runs or leaves. */
 interface Entry {
@@ -99,7 +102,7 @@ export class CoalescingEngine {
         controller: new Cancellation(),
       };
       this.#entries.set(key, entry);
-      if (!this.#park(key, entry, delivery, [], settle)) return;
+      if (!this.#park(key, entry, delivery, NO_SKIPPED, settle)) return;
       void this.#loop(key, entry);
     });
   }
@@ -109,7 +112,7 @@ export class CoalescingEngine {
     key: string,
     entry: Entry,
     delivery: Delivery,
-    skipped: RtEvent[],
+    skipped: readonly RtEvent[],
     settle: (result: HandledResult) => void,
   ): boolean {
     entry.quietUntil = this.#quietMs > 0 ? Date.now() + this.#quietMs : 0;
@@ -174,7 +177,9 @@ export class CoalescingEngine {
     let lock: HeldLock | undefined;
     try {
       for (;;) {
-        if (this.#quietMs > 0) await this.#quiet(entry);
+        // Debounce: wait until the entry's quiet window (restarted by supersession) has passed.
+        for (let left = this.#quietLeft(entry); left > 0; left = this.#quietLeft(entry))
+          await delay(left, signal);
         lock = await acquireWhenFree(this.#host.locks, key, {
           initialMs: this.#host.config.lockPollInitialMs,
           maxMs: this.#host.config.lockPollMaxMs,
@@ -215,12 +220,8 @@ export class CoalescingEngine {
     );
   }
 
-  /** Waits until the entry's quiet window (restarted by supersession) has passed. */
-  async #quiet(entry: Entry): Promise<void> {
-    for (;;) {
-      const left = entry.quietUntil - Date.now();
-      if (left <= 0) return;
-      await delay(left, entry.controller);
-    }
+  /** Ms left of the entry's quiet window; never positive for queue (`quietUntil` 0). */
+  #quietLeft(entry: Entry): number {
+    return this.#quietMs > 0 ? entry.quietUntil - Date.now() : 0;
   }
 }
