@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dedupeKeyOf } from '../event/validate-event.js';
 import { makeEvent } from '../test-support/test-adapter.js';
-import { installationMarkKey, markKeyInstallation } from './mark-keys.js';
+import { installationMarkKey, isKeyOfInstallation, markKeyInstallation } from './mark-keys.js';
 
 describe('installationMarkKey', () => {
   it("builds exactly the runtime's dedupe key for kind event, so both calls share one key space", () => {
@@ -59,3 +59,35 @@ describe('markKeyInstallation', () => {
     }
   });
 });
+
+describe('isKeyOfInstallation', () => {
+  it('agrees with comparing markKeyInstallation, for every key against every installation', () => {
+    const keys = [
+      'plain',
+      'a:b',
+      'a:b:c',
+      ':a:b:c',
+      'a::b:c',
+      'a:b::c',
+      'a:b:c:',
+      '',
+      'event:slack:T1:Ev1',
+      'message:slack:T1:C1:1700000000.000100',
+      'message:slack:T10:x',
+      'message:slac:kT1:x',
+      'event:slack:T1',
+      'event:slack:T1:',
+      'event:slack:T1:x:',
+      'e:slack%3AT1:x:y',
+    ];
+    const installations = ['slack:T1', 'slack:T10', 'slac:kT1', 'b:c', 'slack%3AT1:x'];
+    for (const key of keys) {
+      for (const installation of installations) {
+        expect(isKeyOfInstallation(key, installation), `${key} / ${installation}`).toBe(
+          markKeyInstallation(key) === installation,
+        );
+      }
+    }
+  });
+});
+

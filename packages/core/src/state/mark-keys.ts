@@ -58,3 +58,17 @@ export function markKeyInstallation(key: string): string | undefined {
   if (afterTenant <= afterAdapter + 1 || afterTenant === key.length - 1) return undefined;
   return key.slice(afterKind + 1, afterTenant);
 }
+
+/**
+ * `markKeyInstallation(key) === installation` for an `installation` of the form
+ * `<adapter>:<tenant>` (two non-empty encoded parts, as `markKeyInstallation` returns them),
+ * without building a substring: what validators call once per key of every delivery.
+ */
+export function isKeyOfInstallation(key: string, installation: string): boolean {
+  const afterKind = key.indexOf(':');
+  if (afterKind <= 0 || !key.startsWith(installation, afterKind + 1)) return false;
+  const end = afterKind + 1 + installation.length;
+  return key.charCodeAt(end) === COLON && end < key.length - 1;
+}
+
+const COLON = 58;
