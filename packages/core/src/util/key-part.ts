@@ -1,4 +1,7 @@
-/** Characters `encodeURIComponent` never escapes except `!*'()`: letters, digits, `_.~-`. */
+/**
+ * A part of characters `encodeURIComponent` never escapes: letters, digits and `_.~-` (it leaves
+ * `!*'()` alone too; a part with those takes the builtin, with the same result).
+ */
 const UNRESERVED = /^[\w.~-]*$/;
 
 /**
