@@ -19,7 +19,6 @@ class Member implements AbortHandler {
   #watch: Watch | undefined;
 
   constructor(
-    readonly strategy: BurstStrategy,
     readonly batch: Batch,
     readonly delivery: Delivery,
     readonly settle: (result: HandledResult) => void,
@@ -37,7 +36,7 @@ class Member implements AbortHandler {
 
   /** Its delivery's life ended before the batch ran. */
   handleAbort(): void {
-    this.strategy.left(this);
+    this.batch.strategy.left(this);
   }
 }
 
@@ -124,7 +123,7 @@ export class BurstStrategy implements ConcurrencyStrategy {
       }
       const key = delivery.scopeKey;
       const batch = this.#open.get(key) ?? this.#openBatch(key);
-      const member = new Member(this, batch, delivery, settle);
+      const member = new Member(batch, delivery, settle);
       member.watch();
       batch.members.push(member);
       this.#parked += 1;

@@ -220,7 +220,7 @@ export class CoalescingEngine {
     );
   }
 
-  /** Ms left of the entry's quiet window; never positive for queue (`quietUntil` 0). */
+  /** Ms left of the entry's quiet window (debounce); 0 for queue, which has none. */
   #quietLeft(entry: Entry): number {
     return this.#quietMs > 0 ? entry.quietUntil - Date.now() : 0;
   }
