@@ -32,10 +32,13 @@ export function conversationOf(interaction: DiscordInteraction): Conversation {
   const partial = interaction.channel as { id?: unknown; type?: unknown; parent_id?: unknown };
   const channelId = text(partial?.id) ?? text(interaction.channel_id);
   const user = text(interaction.member?.user?.id) ?? text(interaction.user?.id);
-  const base = user !== undefined ? { user } : {};
+  // Built by assignment, not spreads: one object, and a field absent rather than undefined.
+  const conversation: { user?: string; thread?: string; channel?: string } = {};
+  if (user !== undefined) conversation.user = user;
   if (typeof partial?.type === 'number' && THREAD_TYPES.has(partial.type) && channelId) {
+    conversation.thread = channelId;
     const parent = text(partial.parent_id);
-    return { ...base, thread: channelId, ...(parent !== undefined ? { channel: parent } : {}) };
-  }
-  return { ...base, ...(channelId !== undefined ? { channel: channelId } : {}) };
+    if (parent !== undefined) conversation.channel = parent;
+  } else if (channelId !== undefined) conversation.channel = channelId;
+  return conversation;
 }

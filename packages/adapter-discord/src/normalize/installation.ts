@@ -20,11 +20,13 @@ export function installationOf(interaction: DiscordInteraction): DiscordInstalla
     .authorizing_integration_owners;
   const guildId = snowflake(interaction.guild_id);
   const userId = snowflake(owners?.[ApplicationIntegrationType.UserInstall]);
-  return {
+  // Built by assignment, not spreads: one object, and a field absent rather than undefined.
+  const installation: { applicationId: string; guildId?: string; userId?: string } = {
     applicationId: interaction.application_id,
-    ...(guildId !== undefined ? { guildId } : {}),
-    ...(userId !== undefined ? { userId } : {}),
   };
+  if (guildId !== undefined) installation.guildId = guildId;
+  if (userId !== undefined) installation.userId = userId;
+  return installation;
 }
 
 /**

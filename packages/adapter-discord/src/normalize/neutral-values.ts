@@ -26,13 +26,10 @@ export function componentFields(interaction: DiscordInteraction): {
   const message = interaction.message as { id?: unknown; channel_id?: unknown } | undefined;
   const messageId = text(message?.id);
   const channel = text(message?.channel_id) ?? text(interaction.channel_id);
-  return {
-    actionId: id,
-    ...(resolved !== undefined ? { value: resolved } : {}),
-    ...(messageId !== undefined && channel !== undefined
-      ? { message: { channel, id: messageId } }
-      : {}),
-  };
+  const fields: { actionId: string; value?: string; message?: PostedMessage } = { actionId: id };
+  if (resolved !== undefined) fields.value = resolved;
+  if (messageId !== undefined && channel !== undefined) fields.message = { channel, id: messageId };
+  return fields;
 }
 
 /**

@@ -14,10 +14,12 @@ export type GatewayReaction = Pick<
 >;
 
 function tenantFor(guildId: unknown, ctx: GatewayNormalizeContext): string {
-  return tenantOf({
-    applicationId: ctx.applicationId,
-    ...(typeof guildId === 'string' && guildId.length > 0 ? { guildId } : {}),
-  });
+  const { applicationId } = ctx;
+  return tenantOf(
+    typeof guildId === 'string' && guildId.length > 0
+      ? { applicationId, guildId }
+      : { applicationId },
+  );
 }
 
 /**

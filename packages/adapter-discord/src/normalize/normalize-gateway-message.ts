@@ -122,30 +122,34 @@ export function normalizeGatewayMessage(
   );
   // Outside a guild a bot only receives DMs: one user and the bot.
   const direct = guildId === undefined;
-  return {
-    type: 'event',
-    event: {
-      adapter: ctx.adapter,
-      tenant: tenantOf({
-        applicationId: ctx.applicationId,
-        ...(guildId !== undefined ? { guildId } : {}),
-      }),
-      id: message.id,
-      kind: mention ? 'mention' : 'message',
-      // A DM mentioning the bot: mention handlers run it, else message handlers (one run).
-      ...(direct && mention ? { fallbackKind: 'message' as const } : {}),
-      ...(direct ? { direct: true } : {}),
-      shape: 'message_create',
-      type: 'MESSAGE_CREATE',
-      ...gatewayConversation(
-        message.channel_id,
-        typeof channelType === 'number' ? channelType : undefined,
-        ctx,
-      ),
-      ...(message.author?.id !== undefined ? { user: message.author.id } : {}),
-      text: message.content ?? '',
-      receivedAt: ctx.receivedAt,
-      payload: message,
-    },
+  const { channel, thread } = gatewayConversation(
+    message.channel_id,
+    typeof channelType === 'number' ? channelType : undefined,
+    ctx,
+  );
+  // One literal of a fixed shape (no spreads), then the fields a message may add.
+  const event: Mutable<RtEvent<GatewayMessageCreateDispatchData>> = {
+    adapter: ctx.adapter,
+    tenant: tenantOf(
+      guildId === undefined
+        ? { applicationId: ctx.applicationId }
+        : { applicationId: ctx.applicationId, guildId },
+    ),
+    id: message.id,
+    kind: mention ? 'mention' : 'message',
+    shape: 'message_create',
+    type: 'MESSAGE_CREATE',
+    text: message.content ?? '',
+    receivedAt: ctx.receivedAt,
+    payload: message,
   };
+  // A DM mentioning the bot: mention handlers run it, else message handlers (one run).
+  if (direct && mention) event.fallbackKind = 'message';
+  if (direct) event.direct = true;
+  if (channel !== undefined) event.channel = channel;
+  if (thread !== undefined) event.thread = thread;
+  if (message.author?.id !== undefined) event.user = message.author.id;
+  return { type: 'event', event };
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -30,17 +30,21 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
+/** The names of the component types an action can come from, by type number. */
+const COMPONENT_NAMES: ReadonlyMap<number, string> = new Map([
+  [ComponentType.Button, 'button'],
+  [ComponentType.StringSelect, 'string_select'],
+  [ComponentType.UserSelect, 'user_select'],
+  [ComponentType.RoleSelect, 'role_select'],
+  [ComponentType.MentionableSelect, 'mentionable_select'],
+  [ComponentType.ChannelSelect, 'channel_select'],
+]);
+
 /** `button`, `string_select`, ... from a component type number (`component_<n>` when unknown). */
 function componentTypeName(type: unknown): string {
-  const names: Record<number, string> = {
-    [ComponentType.Button]: 'button',
-    [ComponentType.StringSelect]: 'string_select',
-    [ComponentType.UserSelect]: 'user_select',
-    [ComponentType.RoleSelect]: 'role_select',
-    [ComponentType.MentionableSelect]: 'mentionable_select',
-    [ComponentType.ChannelSelect]: 'channel_select',
-  };
-  return typeof type === 'number' ? (names[type] ?? `component_${type}`) : 'component';
+  return typeof type === 'number'
+    ? (COMPONENT_NAMES.get(type) ?? `component_${type}`)
+    : 'component';
 }
 
 type KindFields = Pick<
@@ -68,7 +72,7 @@ function commandFields(data: CommandData): KindFields {
       type: data.type === ApplicationCommandType.User ? 'user' : 'message',
       shortcutId: name,
       command: name,
-      ...(content !== undefined ? { text: content } : {}),
+      text: content,
     };
   }
   return {
@@ -81,6 +85,7 @@ function commandFields(data: CommandData): KindFields {
   };
 }
 
+/** The fields of `shape`'s kind; an optional one may be `undefined` (the event then lacks it). */
 function kindFields(shape: DiscordShape, interaction: DiscordInteraction): KindFields {
   const data = interaction.data as unknown;
   switch (shape) {
@@ -92,17 +97,16 @@ function kindFields(shape: DiscordShape, interaction: DiscordInteraction): KindF
         kind: 'suggestion',
         type: 'autocomplete',
         command: text((data as CommandData).name) ?? '',
-        ...(invocation.focused !== undefined
-          ? { actionId: invocation.focused.name, text: String(invocation.focused.value) }
-          : {}),
+        actionId: invocation.focused?.name,
+        text: invocation.focused === undefined ? undefined : String(invocation.focused.value),
       };
     }
-    case 'message_component':
-      return {
-        kind: 'action',
-        type: componentTypeName((data as ComponentData).component_type),
-        ...componentFields(interaction),
-      };
+    case 'message_component': {
+      // `value` and `message` may be undefined here: the event takes only the fields set.
+      const { actionId, value, message } = componentFields(interaction);
+      const type = componentTypeName((data as ComponentData).component_type);
+      return { kind: 'action', type, actionId, value, message };
+    }
     case 'modal_submit':
       return {
         kind: 'form_submit',
@@ -129,14 +133,39 @@ export function normalizeInteraction(
   interaction: DiscordInteraction,
   ctx: NormalizeContext,
 ): RtEvent<DiscordInteraction> {
-  return {
+  const fields = kindFields(shape, interaction);
+  const { user, thread, channel } = conversationOf(interaction);
+  // One literal of a fixed shape (no spreads), then the fields each shape may leave out.
+  const event: Mutable<RtEvent<DiscordInteraction>> = {
     adapter: ctx.adapter,
     tenant: tenantOf(installationOf(interaction)),
     id: interaction.id,
     shape,
-    ...kindFields(shape, interaction),
-    ...conversationOf(interaction),
+    kind: fields.kind,
+    type: fields.type,
     receivedAt: ctx.receivedAt,
     payload: interaction,
   };
+  for (const name of OPTIONAL_KIND_FIELDS) {
+    const value = fields[name];
+    if (value !== undefined) (event as Record<string, unknown>)[name] = value;
+  }
+  if (user !== undefined) event.user = user;
+  if (thread !== undefined) event.thread = thread;
+  if (channel !== undefined) event.channel = channel;
+  return event;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The `KindFields` besides `kind` and `type`, copied onto the event only when set. */
+const OPTIONAL_KIND_FIELDS = [
+  'text',
+  'command',
+  'actionId',
+  'formId',
+  'shortcutId',
+  'value',
+  'values',
+  'message',
+] as const satisfies readonly (keyof KindFields)[];

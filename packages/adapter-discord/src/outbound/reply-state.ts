@@ -26,21 +26,22 @@ export class ReplyState {
   readonly sync: boolean;
   /** A modal (type 9) a sync handler opened with `ctx.openForm`: it becomes the answer. */
   form: { readonly type: number; readonly data?: Readonly<Record<string, unknown>> } | undefined;
-  readonly #delivered: Promise<void>;
-  #markDelivered!: () => void;
+  /** True once the transport handed the answer over. */
+  #isDelivered = false;
+  /** Built by the first reply that has to wait for the answer (most interactions never do). */
+  #delivered: Promise<void> | undefined;
+  #markDelivered: (() => void) | undefined;
 
   constructor(ephemeral: boolean, sync: boolean) {
     this.ephemeral = ephemeral;
     this.sync = sync;
-    this.#delivered = new Promise<void>((resolve) => {
-      this.#markDelivered = resolve;
-    });
   }
 
   /** Records the answer and its kind once the transport has handed it over. */
   delivered(ack: Exclude<AckKind, 'pending'>): void {
     this.ack = ack;
-    this.#markDelivered();
+    this.#isDelivered = true;
+    this.#markDelivered?.();
   }
 
   /**
@@ -56,6 +57,13 @@ export class ReplyState {
         'a sync handler cannot use the interaction token before its answer: return the answer instead',
       );
     }
+    if (this.#isDelivered) {
+      signal?.throwIfAborted();
+      return;
+    }
+    this.#delivered ??= new Promise<void>((resolve) => {
+      this.#markDelivered = resolve;
+    });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const bounded = Promise.race([
       this.#delivered,

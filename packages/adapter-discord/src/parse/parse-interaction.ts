@@ -17,6 +17,13 @@ function nonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0;
 }
 
+/** Throws `DiscordRequestError` unless `record[field]` is a non-empty string. */
+function requireString(record: Record<string, unknown>, field: string, shape: DiscordShape): void {
+  if (!nonEmptyString(record[field])) {
+    throw new DiscordRequestError(`${shape} interaction has no ${field}`);
+  }
+}
+
 /**
  * Parses a verified interaction body. Throws `DiscordRequestError` (answered 400, nothing
  * dispatched) for: bad or truncated JSON, a body that is not an object, a missing or unknown
@@ -41,11 +48,9 @@ export function parseInteraction(body: string): ParsedInteraction {
   if (shape === undefined) {
     throw new DiscordRequestError(`unknown interaction type ${record.type}`);
   }
-  for (const field of ['id', 'token', 'application_id'] as const) {
-    if (!nonEmptyString(record[field])) {
-      throw new DiscordRequestError(`${shape} interaction has no ${field}`);
-    }
-  }
+  requireString(record, 'id', shape);
+  requireString(record, 'token', shape);
+  requireString(record, 'application_id', shape);
   if (typeof record.data !== 'object' || record.data === null || Array.isArray(record.data)) {
     throw new DiscordRequestError(`${shape} interaction has no data`);
   }

@@ -89,7 +89,7 @@ export function messageIdentityOf(
   const identity = only('message', adapter, tenant, channel, ts);
   if (identity === NONE) return NONE;
   if (rule === 'mention-wins' && botUser !== undefined && mentionsUser(inner.text, botUser)) {
-    return { ...identity, kind: 'mention', fallbackKind: 'message' };
+    return { aliases: identity.aliases, kind: 'mention', fallbackKind: 'message' };
   }
   return identity;
 }

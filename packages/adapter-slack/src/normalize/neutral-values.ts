@@ -40,7 +40,7 @@ export function actionMessageOf(payload: SlackInteractive): PostedMessage | unde
   const id = text(payload.message?.ts) ?? text(payload.container?.message_ts);
   if (channel === undefined || id === undefined) return undefined;
   const thread = text(payload.message?.thread_ts) ?? text(payload.container?.thread_ts);
-  return { channel, id, ...(thread !== undefined ? { thread } : {}) };
+  return thread === undefined ? { channel, id } : { channel, id, thread };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventKind, PostedMessage } from '@rt/core';
+import type { EventKind, RtEvent } from '@rt/core';
 import { SlackRequestError } from '../errors.js';
 import type { SlackAction, SlackInteractive } from '../parse/payload-types.js';
 import { BUSY_OPTION_VALUE, busyOptionTarget } from '../respond/busy-surfaces.js';
@@ -45,17 +45,17 @@ function idOf(payload: SlackInteractive): string | undefined {
   return undefined;
 }
 
-/** The kind-specific id: a shortcut's callback id, or a form's (view's) callback id. */
-function idsOf(payload: SlackInteractive): { shortcutId?: string; formId?: string } {
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Sets the kind-specific id on `event`: a shortcut's callback id, or a form's (view's). */
+function addKindId(event: Mutable<RtEvent>, payload: SlackInteractive): void {
   if (payload.type === 'shortcut' || payload.type === 'message_action') {
     const shortcutId = textOf(payload.callback_id);
-    return shortcutId === undefined ? {} : { shortcutId };
-  }
-  if (payload.type === 'view_submission' || payload.type === 'view_closed') {
+    if (shortcutId !== undefined) event.shortcutId = shortcutId;
+  } else if (payload.type === 'view_submission' || payload.type === 'view_closed') {
     const formId = textOf(payload.view?.callback_id);
-    return formId === undefined ? {} : { formId };
+    if (formId !== undefined) event.formId = formId;
   }
-  return {};
 }
 
 /**
@@ -90,20 +90,22 @@ function neutralActionId(actionId: string | undefined): string | undefined {
   return actionId?.replace(/(.)\|\d+$/, '$1');
 }
 
-/** `value` and `message` of an action, `values` of a form submit (docs/messages.md). */
-function neutralFields(
+/** Sets `value` and `message` of an action, `values` of a form submit (docs/messages.md). */
+function addNeutralFields(
+  event: Mutable<RtEvent>,
   shape: SlackShape,
   payload: SlackInteractive,
   action: SlackAction | undefined,
-): { value?: string; values?: Readonly<Record<string, string>>; message?: PostedMessage } {
-  if (shape === 'view_submission') return { values: formValuesOf(payload) };
-  if (shape !== 'block_actions') return {};
+): void {
+  if (shape === 'view_submission') {
+    event.values = formValuesOf(payload);
+    return;
+  }
+  if (shape !== 'block_actions') return;
   const value = actionValueOf(action);
+  if (value !== undefined) event.value = value;
   const message = actionMessageOf(payload);
-  return {
-    ...(value !== undefined ? { value } : {}),
-    ...(message !== undefined ? { message } : {}),
-  };
+  if (message !== undefined) event.message = message;
 }
 
 /**
@@ -134,31 +136,30 @@ export function normalizeInteractive(payload: SlackInteractive, ctx: NormalizeCo
   const firstAction = actionsOf(payload)[0];
   const messageTs = textOf(payload.message?.ts) ?? textOf(payload.container?.message_ts);
   const threadTs = textOf(payload.message?.thread_ts) ?? textOf(payload.container?.thread_ts);
-  return {
-    type: 'event',
-    event: {
-      adapter: ctx.adapter,
-      tenant,
-      id,
-      kind,
-      shape,
-      type: shape,
-      channel: textOf(payload.channel?.id) ?? textOf(payload.container?.channel_id),
-      thread: threadTs ?? messageTs,
-      user: textOf(payload.user?.id),
-      text:
-        shape === 'block_suggestion'
-          ? (payload.value ?? '')
-          : shape === 'block_actions'
-            ? textOf(firstAction?.value)
-            : undefined,
-      actionId: neutralActionId(textOf(firstAction?.action_id) ?? textOf(payload.action_id)),
-      ...idsOf(payload),
-      ...neutralFields(shape, payload, firstAction),
-      retry: ctx.retry,
-      receivedAt: ctx.receivedAt,
-      ...(shape === 'block_suggestion' ? { dedupeTtlMs: SUGGESTION_DEDUPE_TTL_MS } : {}),
-      payload,
-    },
+  // One literal of a fixed shape (no spreads), then the fields each shape may add.
+  const event: Mutable<RtEvent> = {
+    adapter: ctx.adapter,
+    tenant,
+    id,
+    kind,
+    shape,
+    type: shape,
+    channel: textOf(payload.channel?.id) ?? textOf(payload.container?.channel_id),
+    thread: threadTs ?? messageTs,
+    user: textOf(payload.user?.id),
+    text:
+      shape === 'block_suggestion'
+        ? (payload.value ?? '')
+        : shape === 'block_actions'
+          ? textOf(firstAction?.value)
+          : undefined,
+    actionId: neutralActionId(textOf(firstAction?.action_id) ?? textOf(payload.action_id)),
+    retry: ctx.retry,
+    receivedAt: ctx.receivedAt,
+    payload,
   };
+  addKindId(event, payload);
+  addNeutralFields(event, shape, payload, firstAction);
+  if (shape === 'block_suggestion') event.dedupeTtlMs = SUGGESTION_DEDUPE_TTL_MS;
+  return { type: 'event', event };
 }

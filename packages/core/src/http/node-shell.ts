@@ -25,12 +25,19 @@ function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
       res.end();
       return;
     }
-    const headers: Record<string, string | number> = {
-      ...answer.headers,
-      'content-length': Buffer.byteLength(body),
-    };
-    if (answer.contentType !== undefined) headers['content-type'] = answer.contentType;
-    res.writeHead(answer.status, headers);
+    const length = String(Buffer.byteLength(body));
+    if (answer.headers === undefined) {
+      // `writeHead`'s flat array: no header object for node:http to walk.
+      const raw =
+        answer.contentType === undefined
+          ? ['content-length', length]
+          : ['content-length', length, 'content-type', answer.contentType];
+      res.writeHead(answer.status, raw);
+    } else {
+      const headers: Record<string, string> = { ...answer.headers, 'content-length': length };
+      if (answer.contentType !== undefined) headers['content-type'] = answer.contentType;
+      res.writeHead(answer.status, headers);
+    }
     res.end(body);
   } finally {
     answer.onDelivered?.();

@@ -31,16 +31,17 @@ export function installationMarkKey(
       `kind must be a lower-case word (letters, digits, '-'), got ${JSON.stringify(kind)}`,
     );
   }
-  for (const [name, value] of [
-    ['adapter', adapter],
-    ['tenant', tenant],
-    ['id', id],
-  ] as const) {
-    if (typeof value !== 'string' || value.length === 0) {
-      throw new TypeError(`${name} must be a non-empty string`);
-    }
-  }
+  assertPart('adapter', adapter);
+  assertPart('tenant', tenant);
+  assertPart('id', id);
   return `${kind}:${keyPart(adapter)}:${keyPart(tenant)}:${keyPart(id)}`;
+}
+
+/** Throws `TypeError` unless `value` is a non-empty string (a key part named `name`). */
+function assertPart(name: string, value: unknown): void {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new TypeError(`${name} must be a non-empty string`);
+  }
 }
 
 /**

@@ -51,7 +51,8 @@ export function assertMarkKeys(keys: unknown, name = 'keys'): asserts keys is re
   }
   for (let index = 0; index < keys.length; index += 1) {
     const key: unknown = keys[index];
-    assertKey(key, `${name}[${index}]`);
+    // Checked here rather than by `assertKey`, so the argument's name is built only for the error.
+    if (typeof key !== 'string' || key.length === 0) assertKey(key, `${name}[${index}]`);
     // At most 16 keys: comparing with the earlier ones is cheaper than a Set per call.
     if (keys.indexOf(key) < index) throw new RangeError(`${name}[${index}] repeats an earlier key`);
   }
