@@ -1,5 +1,5 @@
 import type { AdmissionRejectionReason } from '../errors.js';
-import { keyPart } from '../util/key-part.js';
+import { installationPart } from '../util/key-part.js';
 
 /**
  * One admission slot. `release()` is idempotent: the first call returns the slot, later calls do
@@ -53,7 +53,7 @@ export class AdmissionController {
   /** Reserves a slot, or returns the reason it cannot. Never waits. */
   tryAcquire(adapter: string, tenant: string): AdmissionSlot | AdmissionRejectionReason {
     if (this.#inFlight >= this.#max) return 'capacity';
-    const key = `${keyPart(adapter)}:${keyPart(tenant)}`;
+    const key = installationPart(adapter, tenant);
     const held = this.#perTenant.get(key) ?? 0;
     if (this.#maxPerTenant > 0 && held >= this.#maxPerTenant) return 'tenant-capacity';
     this.#inFlight += 1;

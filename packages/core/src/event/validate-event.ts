@@ -1,6 +1,6 @@
 import { InvalidEventError } from '../errors.js';
 import { isKeyOfInstallation, MAX_MARK_KEYS } from '../state/mark-keys.js';
-import { keyPart } from '../util/key-part.js';
+import { installationPart, keyPart } from '../util/key-part.js';
 import type { EventKind, RtEvent } from './event.js';
 
 const KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
@@ -79,7 +79,7 @@ function validateAliases(event: RtEvent): void {
     );
   }
   // The installation part of the event's own mark key (`dedupeKeyOf`), built directly.
-  const installation = `${keyPart(event.adapter)}:${keyPart(event.tenant)}`;
+  const installation = installationPart(event.adapter, event.tenant);
   for (let index = 0; index < aliases.length; index += 1) {
     const alias: unknown = aliases[index];
     if (typeof alias !== 'string' || !isKeyOfInstallation(alias, installation)) {
@@ -100,5 +100,5 @@ function validateAliases(event: RtEvent): void {
 
 /** The dedupe key of an event's identity `(adapter, tenant, id)`, unambiguous for any strings. */
 export function dedupeKeyOf(event: RtEvent): string {
-  return `event:${keyPart(event.adapter)}:${keyPart(event.tenant)}:${keyPart(event.id)}`;
+  return `event:${installationPart(event.adapter, event.tenant)}:${keyPart(event.id)}`;
 }

@@ -1,5 +1,5 @@
 import type { RtEvent } from '../event/event.js';
-import { keyPart } from '../util/key-part.js';
+import { installationPart, keyPart } from '../util/key-part.js';
 
 /**
  * Which key a locking strategy serialises on: the event's thread, its channel, or any function of
@@ -22,16 +22,15 @@ const part = keyPart;
  * conversations share a key. Throws `TypeError` when a scope function returns no non-empty string.
  */
 export function scopeKeyOf(event: RtEvent, scope: LockScope): string {
-  const prefix = `${part(event.adapter)}:${part(event.tenant)}`;
-  const own = `event:${part(event.id)}`;
+  const prefix = installationPart(event.adapter, event.tenant);
   if (scope === 'thread') {
-    if (event.thread === undefined) return `${prefix}:${own}`;
+    if (event.thread === undefined) return `${prefix}:event:${part(event.id)}`;
     const channel = event.channel === undefined ? '' : `${part(event.channel)}:`;
     return `${prefix}:${channel}${part(event.thread)}`;
   }
   if (scope === 'channel') {
     const local = event.channel ?? event.thread;
-    return `${prefix}:${local === undefined ? own : part(local)}`;
+    return `${prefix}:${local === undefined ? `event:${part(event.id)}` : part(local)}`;
   }
   const local = scope(event);
   if (typeof local !== 'string' || local.length === 0) {

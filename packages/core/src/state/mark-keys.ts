@@ -6,7 +6,7 @@
  * key: `markKeyInstallation` is how a sharded store keeps one installation's marks together.
  */
 
-import { keyPart } from '../util/key-part.js';
+import { installationPart, keyPart } from '../util/key-part.js';
 
 /** The most keys one `markEvents` call takes. */
 export const MAX_MARK_KEYS = 16;
@@ -34,7 +34,7 @@ export function installationMarkKey(
   assertPart('adapter', adapter);
   assertPart('tenant', tenant);
   assertPart('id', id);
-  return `${kind}:${keyPart(adapter)}:${keyPart(tenant)}:${keyPart(id)}`;
+  return `${kind}:${installationPart(adapter, tenant)}:${keyPart(id)}`;
 }
 
 /** Throws `TypeError` unless `value` is a non-empty string (a key part named `name`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyPart } from './key-part.js';
+import { installationPart, keyPart } from './key-part.js';
 
 describe('keyPart', () => {
   it('returns the part itself when nothing needs escaping', () => {
@@ -30,5 +30,23 @@ describe('keyPart', () => {
 
   it('throws URIError on a lone surrogate, as encodeURIComponent does', () => {
     expect(() => keyPart('\uD800')).toThrow(URIError);
+  });
+});
+
+describe('installationPart', () => {
+  it('is both parts escaped and joined by a colon, for the same installation again and for another', () => {
+    expect(installationPart('slack', 'T0TEAM')).toBe('slack:T0TEAM');
+    expect(installationPart('slack', 'T0TEAM')).toBe('slack:T0TEAM');
+    expect(installationPart('slack', 'E0:ORG')).toBe('slack:E0%3AORG');
+    expect(installationPart('my:slack', 'E0:ORG')).toBe('my%3Aslack:E0%3AORG');
+    expect(installationPart('slack', 'T0TEAM')).toBe('slack:T0TEAM');
+    // The same characters built afresh (as a parsed payload's tenant is) hit the kept result.
+    expect(installationPart(['sl', 'ack'].join(''), ['T0', 'TEAM'].join(''))).toBe('slack:T0TEAM');
+  });
+
+  it('throws URIError like keyPart on a lone surrogate, and keeps its last good result', () => {
+    expect(installationPart('slack', 'T1')).toBe('slack:T1');
+    expect(() => installationPart('slack', '\uD800')).toThrow(URIError);
+    expect(installationPart('slack', 'T1')).toBe('slack:T1');
   });
 });
