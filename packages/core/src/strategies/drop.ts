@@ -1,5 +1,5 @@
 import type { Delivery } from '../dispatch/delivery.js';
-import { type InvokeExtras, outcomeForAbort } from '../dispatch/invoke-handlers.js';
+import { outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import { eventRef } from '../event/event.js';
 import { tryAcquireThroughOutage } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
@@ -20,21 +20,24 @@ export class DropStrategy implements ConcurrencyStrategy {
   }
 
   run(delivery: Delivery): Promise<HandledResult> {
-    return runLocked(this.#host, delivery, () => {
-      this.#host.observe({
-        type: 'lock_conflict',
-        at: Date.now(),
-        event: eventRef(delivery.event),
-        lockKey: delivery.scopeKey,
-      });
-      return { outcome: 'dropped' };
-    });
+    return runLocked(this.#host, delivery, droppedOnConflict);
   }
 }
 
+/** `drop`'s answer to a held lock: observed as `lock_conflict`, outcome `dropped`. */
+function droppedOnConflict(host: StrategyHost, delivery: Delivery): HandledResult {
+  host.observe({
+    type: 'lock_conflict',
+    at: Date.now(),
+    event: eventRef(delivery.event),
+    lockKey: delivery.scopeKey,
+  });
+  return { outcome: 'dropped' };
+}
+
 /**
- * Takes the lock on the delivery's scope once, runs its handlers under it (with `extras`) and
- * releases it afterwards. `onConflict` decides the result when the lock is held elsewhere. A State
+ * Takes the lock on the delivery's scope once, runs its handlers under it and releases it
+ * afterwards. `onConflict` decides the result when the lock is held elsewhere. A State
  * failure while acquiring is retried with the configured back-off until the State answers, the
  * delivery's signal aborts (detach timeout: `timed-out`) or shutdown starts (`shutdown`, at once,
  * even with a State call in flight): an accepted delivery never ends `failed` without its handler
@@ -43,8 +46,7 @@ export class DropStrategy implements ConcurrencyStrategy {
 export async function runLocked(
   host: StrategyHost,
   delivery: Delivery,
-  onConflict: () => HandledResult | Promise<HandledResult>,
-  extras: Omit<InvokeExtras, 'lock'> = {},
+  onConflict: (host: StrategyHost, delivery: Delivery) => HandledResult | Promise<HandledResult>,
 ): Promise<HandledResult> {
   // Until the handler starts, shutdown ends the delivery at once (docs/contract.md §7, step 3).
   let lock: HeldLock | null;
@@ -59,11 +61,11 @@ export async function runLocked(
   } catch (reason) {
     return { outcome: outcomeForAbort(reason), error: reason };
   }
-  if (lock === null) return onConflict();
+  if (lock === null) return onConflict(host, delivery);
   // Continued by callbacks, not awaited: no frame of this function stays suspended while the
   // handler runs. The lock is released before the result is passed on, whatever happened.
   const held = lock;
-  return host.invoke(delivery, { ...extras, lock: held }).then(
+  return host.invoke(delivery, { lock: held }).then(
     (result) => held.release().then(() => result),
     (error: unknown) =>
       held.release().then(() => {
