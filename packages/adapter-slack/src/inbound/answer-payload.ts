@@ -92,9 +92,18 @@ function answerEvent(
     if (owned) clock.dispose();
     return Promise.reject(error);
   }
-  const acked = answering.then((answer) => {
-    if (answer.followUp !== undefined) deps.followUps.start({ event, followUp: answer.followUp });
-    return answer.ack;
-  });
-  return owned ? acked.finally(() => clock.dispose()) : acked;
+  // One reaction on either side (no `finally` and its two extra promises per delivery).
+  return answering.then(
+    (answer) => {
+      if (owned) clock.dispose();
+      if (answer.followUp !== undefined) deps.followUps.start({ event, followUp: answer.followUp });
+      return answer.ack;
+    },
+    owned
+      ? (error: unknown) => {
+          clock.dispose();
+          throw error;
+        }
+      : undefined,
+  );
 }
