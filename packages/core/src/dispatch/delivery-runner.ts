@@ -4,11 +4,16 @@ import { DetachTimeoutError, ShutdownError } from '../errors.js';
 import type { HandlerCaller } from '../observe/handler-instrumentation.js';
 import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
 import type { OutcomeLedger } from '../runtime/outcome-ledger.js';
-import type { ConcurrencyStrategy } from '../strategies/strategy.js';
+import type { ConcurrencyStrategy, ResultSink } from '../strategies/strategy.js';
 import type { CancelSource } from '../util/cancellation.js';
 import { TimerWheel, WheelTimer } from '../util/timer-wheel.js';
 import type { Delivery } from './delivery.js';
-import { type InvokeExtras, invokeHandlers, type RunHooks } from './invoke-handlers.js';
+import {
+  type InvokeExtras,
+  type RunHooks,
+  type RunSink,
+  startHandlers,
+} from './invoke-handlers.js';
 
 /** How the runner instruments handler runs, fixed at construction. */
 export interface RunnerInstrumentation {
@@ -24,6 +29,29 @@ export interface RunnerInstrumentation {
 
 /** The extras of a plain run (frozen: shared by every delivery). */
 const NO_EXTRAS: InvokeExtras = Object.freeze({});
+
+/**
+ * A deferred delivery inside a strategy with `start`: the sink its result arrives at, which frees
+ * its slot, records its outcome and resolves `accepted.settled`. The first result counts.
+ */
+class DeferredRun implements ResultSink {
+  #timer: WheelTimer<Delivery> | undefined;
+
+  constructor(
+    readonly finish: (timer: WheelTimer<Delivery>, result: HandledResult) => FinishedDelivery,
+    timer: WheelTimer<Delivery>,
+    readonly resolve: (finished: FinishedDelivery) => void,
+  ) {
+    this.#timer = timer;
+  }
+
+  handled(result: HandledResult): void {
+    const timer = this.#timer;
+    if (timer === undefined) return;
+    this.#timer = undefined;
+    this.resolve(this.finish(timer, result));
+  }
+}
 
 const NO_INSTRUMENTATION: RunnerInstrumentation = Object.freeze({
   timeHandlers: false,
@@ -90,15 +118,22 @@ export class DeliveryRunner {
    * the two. Only a run in which a handler was called gets handler timing: when timed, every
    * member's progress gets the run's start and duration (`dispatch_finished` reports them).
    */
-  invoke = (delivery: Delivery, extras: InvokeExtras = NO_EXTRAS): Promise<HandledResult> => {
+  invoke = (delivery: Delivery, extras: InvokeExtras = NO_EXTRAS): Promise<HandledResult> =>
+    new Promise<HandledResult>((resolve, reject) => {
+      this.start(delivery, extras, { handled: resolve, threw: reject });
+    });
+
+  /** `invoke` with the run's end handed to `sink` (no promise per run; see `startHandlers`). */
+  start = (delivery: Delivery, extras: InvokeExtras, sink: RunSink): void => {
     if (this.#shutdownSignal.aborted) {
       const refused: HandledResult = { outcome: 'shutdown', error: this.#shutdownSignal.reason };
       for (const member of extras.members ?? [delivery]) this.#ledger.settle(member, refused);
-      return Promise.resolve(refused);
+      sink.handled(refused);
+      return;
     }
     extras.lock?.lend();
     // No frame of its own: the run ends through the hooks (`ended`, then `finished`).
-    return invokeHandlers(delivery, extras, this.#hooks);
+    startHandlers(delivery, extras, sink, this.#hooks);
   };
 
   /** What every run gets: the instrumentation, and the runner's bookkeeping around the run. */
@@ -134,21 +169,33 @@ export class DeliveryRunner {
 
   /**
    * Runs a deferred delivery; resolves (never rejects) with its outcome once its slot is free. No
-   * async frame stays suspended for it: the strategy's promise continues into `#finishDeferred`.
-   * Its detach timeout is a node on the runtime's timer wheel (a shared callback, no closure, no
-   * `setTimeout` of its own).
+   * async frame stays suspended for it: a strategy with `start` hands the result to a
+   * `DeferredRun` (no promise of the strategy's own), any other strategy's promise continues into
+   * `#finishDeferred`. Its detach timeout is a node on the runtime's timer wheel (a shared
+   * callback, no closure, no `setTimeout` of its own).
    */
   runDeferred(delivery: Delivery): Promise<FinishedDelivery> {
-    if (!this.#strategy) {
+    const strategy = this.#strategy;
+    if (!strategy) {
       return Promise.reject(new Error('DeliveryRunner used before its strategy was set'));
     }
     const timer = new WheelTimer(this.#detachDue, delivery);
     this.#wheel.schedule(timer, this.#detachTimeoutMs);
     this.#live.add(delivery);
     if (this.#graceOver) delivery.controller.abort(new ShutdownError());
+    if (strategy.start !== undefined) {
+      return new Promise<FinishedDelivery>((resolve) => {
+        const run = new DeferredRun(this.#finishDeferred, timer, resolve);
+        try {
+          strategy.start!(delivery, run);
+        } catch (error) {
+          run.handled({ outcome: 'failed', error });
+        }
+      });
+    }
     let running: Promise<HandledResult>;
     try {
-      running = this.#strategy.run(delivery);
+      running = strategy.run(delivery);
     } catch (error) {
       running = Promise.resolve({ outcome: 'failed', error });
     }
@@ -158,14 +205,20 @@ export class DeliveryRunner {
     );
   }
 
-  /** The strategy resolved a deferred delivery: its slot frees and its outcome is recorded. */
-  #finishDeferred(timer: WheelTimer<Delivery>, result: HandledResult): FinishedDelivery {
+  /**
+   * The strategy resolved a deferred delivery: its slot frees and its outcome is recorded. One
+   * function per runner (every `DeferredRun` shares it).
+   */
+  readonly #finishDeferred = (
+    timer: WheelTimer<Delivery>,
+    result: HandledResult,
+  ): FinishedDelivery => {
     const delivery = timer.target;
     this.#live.delete(delivery);
     this.#wheel.cancel(timer);
     delivery.slot?.release();
     return this.#ledger.settle(delivery, result);
-  }
+  };
 
   /** Runs a sync delivery; its handlers' signal also aborts with `signal`. Never rejects. */
   async runSync(delivery: Delivery, signal: AbortSignal | undefined): Promise<HandledResult> {

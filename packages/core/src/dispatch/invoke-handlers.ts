@@ -1,19 +1,14 @@
-import type { Adapter, PostedMessage } from '../adapter/adapter.js';
-import type { ContextActions, EphemeralTarget, PostTarget } from '../conversation/actions.js';
-import { type ActionObserver, legacyReply, runAction } from '../conversation/context-actions.js';
-import { type FormErrors, isFormErrors } from '../conversation/form.js';
-import type { Message } from '../conversation/message.js';
-import { createThreadContext, type ThreadContext } from '../conversation/thread-context.js';
+import type { ActionObserver } from '../conversation/context-actions.js';
+import { isFormErrors } from '../conversation/form.js';
 import type { ThreadHost } from '../conversation/thread-host.js';
 import { hasErrorCode } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandlerCaller } from '../observe/handler-instrumentation.js';
 import type { HandledResult, Outcome } from '../outcomes/outcome.js';
-import type { HandlerContext } from '../routing/handler.js';
-import { Cancellation, type CancelSource } from '../util/cancellation.js';
-import { streamFromContext } from './context-stream.js';
+import { Cancellation, type CancelSource, type Watch } from '../util/cancellation.js';
 import type { Delivery } from './delivery.js';
+import { RunContext } from './run-context.js';
 
 /** What a strategy adds to the handler context. */
 export interface InvokeExtras {
@@ -51,6 +46,9 @@ export interface RunHooks {
   finished(delivery: Delivery, extras: InvokeExtras, result: HandledResult): HandledResult;
 }
 
+/** The extras of a run a strategy adds nothing to (frozen: shared by every such run). */
+const NO_EXTRAS: InvokeExtras = Object.freeze({});
+
 /** Hooks of a run nobody instruments or keeps books on (handlers called directly). */
 const PLAIN_RUN: RunHooks = Object.freeze({
   callHandler: undefined,
@@ -62,71 +60,236 @@ const PLAIN_RUN: RunHooks = Object.freeze({
 });
 
 /**
+ * Where a run started by `startHandlers` ends: exactly one of the two is called, once, possibly
+ * before `startHandlers` returns (every handler synchronous). Neither may throw.
+ */
+export interface RunSink {
+  /** The run's result, once the hooks' `ended` and `finished` ran (`finished`'s return value). */
+  handled(result: HandledResult): void;
+  /** A hook threw: the run was closed (cancellations detached, `ended` called) first. */
+  threw(error: unknown): void;
+}
+
+/**
  * Runs `delivery`'s handlers one after another, in registration order, under one context.
  * A handler that throws makes the result `failed` (first error kept) but the others still run;
  * once the signal aborts no further handler starts, and the result is the abort's outcome
  * (`timed-out`, `preempted`, `shutdown`) however the running handler ended. Resolves only after
- * the last started handler's promise settled; never rejects. A handler that returns no promise
- * (a thenable) is not awaited: a synchronous handler costs no promise hop. With
- * `hooks.callHandler` (the observers' `aroundHandler`s), each handler is called through it. The
- * run's cancellation is lazy: `ctx.signal` becomes a real `AbortSignal` only when a handler (or
- * `ctx.reply`) reads it. `hooks.started` is called once, right before the first handler is
+ * the last started handler's promise settled; rejects only when a hook throws. A handler that
+ * returns no promise (a thenable) is not awaited: a synchronous handler costs no promise hop.
+ * With `hooks.callHandler` (the observers' `aroundHandler`s), each handler is called through it.
+ * The run's cancellation is lazy: `ctx.signal` becomes a real `AbortSignal` only when a handler
+ * (or `ctx.reply`) reads it. `hooks.started` is called once, right before the first handler is
  * called; never when the signal had aborted before any handler started (then no handler ran).
  */
-export async function invokeHandlers(
+export function invokeHandlers(
   delivery: Delivery,
-  extras: InvokeExtras = {},
+  extras: InvokeExtras = NO_EXTRAS,
   hooks: RunHooks = PLAIN_RUN,
 ): Promise<HandledResult> {
-  const controller = new Cancellation();
-  let response: unknown;
-  let error: unknown;
-  let failed = false;
-  let started = false;
-  const { callHandler } = hooks;
-  try {
-    const detach =
-      extras.signals === undefined
-        ? controller.follow2(delivery.controller, extras.lock?.cancellation)
-        : controller.follow([
-            delivery.controller,
-            ...(extras.signals ?? []),
-            extras.lock?.cancellation,
-          ]);
-    const ctx = new RunContext(delivery, controller, extras, hooks.threads, hooks.observeActions);
+  return new Promise<HandledResult>((resolve, reject) => {
+    startHandlers(delivery, extras, { handled: resolve, threw: reject }, hooks);
+  });
+}
+
+/**
+ * `invokeHandlers` with its end handed to `sink` instead of a promise: the run is one record, the
+ * handlers' context itself, continued by callbacks when a handler's promise settles: no
+ * suspended async frame holds a running delivery, and no promise but the handler's own.
+ */
+export function startHandlers(
+  delivery: Delivery,
+  extras: InvokeExtras,
+  sink: RunSink,
+  hooks: RunHooks = PLAIN_RUN,
+): void {
+  new HandlerRun(delivery, extras, hooks, sink).start();
+}
+
+/** What a run waits for when a promise is pending: a handler's value, or a form's errors shown. */
+const HANDLER_VALUE = 1;
+const FORM_ERRORS_SHOWN = 2;
+
+/**
+ * A handler run as one record: the context its handlers see (`RunContext`), what it follows, the
+ * index of the next handler, the first value and error, its sink, and the two callbacks a pending
+ * promise continues it through (built on the first promise, shared by every later one).
+ */
+class HandlerRun extends RunContext {
+  readonly #delivery: Delivery;
+  readonly #extras: InvokeExtras;
+  readonly #hooks: RunHooks;
+  readonly #controller: Cancellation;
+  readonly #sink: RunSink;
+  /** What the run follows: its delivery's and its lease's cancellation (watched, no closure)... */
+  #delivered: Watch | undefined;
+  #leased: Watch | undefined;
+  /** ... or, when a strategy adds signals of its own, the detacher of all of them. */
+  #detach: (() => void) | undefined;
+  #next = 0;
+  #started = false;
+  #failed = false;
+  #response: unknown;
+  #error: unknown;
+  #waitingFor = 0;
+  #onValue: ((value: unknown) => void) | undefined;
+  #onThrown: ((thrown: unknown) => void) | undefined;
+
+  constructor(delivery: Delivery, extras: InvokeExtras, hooks: RunHooks, sink: RunSink) {
+    const controller = new Cancellation();
+    super(delivery, controller, extras, hooks.threads, hooks.observeActions);
+    this.#delivery = delivery;
+    this.#extras = extras;
+    this.#hooks = hooks;
+    this.#controller = controller;
+    this.#sink = sink;
+  }
+
+  /** Follows the delivery's (and the lease's, and the strategy's) cancellation, then runs. */
+  start(): void {
+    const extras = this.#extras;
+    const controller = this.#controller;
     try {
-      for (const handler of delivery.handlers) {
-        if (controller.aborted) break;
-        if (!started) {
-          started = true;
-          hooks.started(delivery, extras);
-        }
+      if (extras.signals !== undefined) {
+        this.#detach = controller.follow([
+          this.#delivery.controller,
+          ...extras.signals,
+          extras.lock?.cancellation,
+        ]);
+      } else {
+        this.#delivered = this.#follow(this.#delivery.controller);
+        this.#leased = this.#follow(extras.lock?.cancellation);
+      }
+    } catch (error) {
+      this.#abandon(error);
+      return;
+    }
+    this.#continue();
+  }
+
+  /** Aborts the run's cancellation when `source` aborts (at once when it has). */
+  #follow(source: CancelSource | undefined): Watch | undefined {
+    if (source === undefined || this.#controller.aborted) return undefined;
+    if (!source.aborted) return Cancellation.watch(source, this.#controller);
+    this.#controller.abort(source.reason);
+    return undefined;
+  }
+
+  /** Calls handlers from the next one on until one returns a promise, or none is left to call. */
+  #continue(): void {
+    const { handlers } = this.#delivery;
+    const { callHandler } = this.#hooks;
+    while (this.#next < handlers.length && !this.#controller.aborted) {
+      const handler = handlers[this.#next]!;
+      this.#next += 1;
+      if (!this.#started) {
+        this.#started = true;
         try {
-          let value = callHandler ? callHandler(handler, ctx) : handler(ctx);
-          if (isThenable(value)) value = await value;
-          if (delivery.mode === 'deferred' && isFormErrors(value)) {
-            // Nobody reads a deferred handler's value: the adapter shows the errors itself.
-            await ctx.showFormErrors(value);
-          } else if (response === undefined && value !== undefined) response = value;
-        } catch (thrown) {
-          if (!failed) {
-            failed = true;
-            error = thrown;
-          }
+          this.#hooks.started(this.#delivery, this.#extras);
+        } catch (error) {
+          this.#abandon(error);
+          return;
         }
       }
-    } finally {
-      detach();
+      try {
+        const value = callHandler ? callHandler(handler, this) : handler(this);
+        if (isThenable(value)) {
+          this.#wait(value, HANDLER_VALUE);
+          return;
+        }
+        if (this.#took(value)) return;
+      } catch (thrown) {
+        this.#fail(thrown);
+      }
     }
-  } finally {
-    hooks.ended(delivery, extras);
+    this.#end();
   }
-  let result: HandledResult;
-  if (controller.aborted) {
-    const reason: unknown = controller.reason;
-    result = { outcome: outcomeForAbort(reason), error: reason };
-  } else result = failed ? { outcome: 'failed', error } : { outcome: 'completed', response };
-  return hooks.finished(delivery, extras, result);
+
+  /**
+   * Keeps a handler's value: the first one given is the response; a deferred handler's
+   * `formErrors(...)` is handed to the adapter instead (true: the run waits for it).
+   */
+  #took(value: unknown): boolean {
+    if (this.#delivery.mode === 'deferred' && isFormErrors(value)) {
+      // Nobody reads a deferred handler's value: the adapter shows the errors itself.
+      this.#wait(this.showFormErrors(value), FORM_ERRORS_SHOWN);
+      return true;
+    }
+    if (this.#response === undefined && value !== undefined) this.#response = value;
+    return false;
+  }
+
+  #fail(thrown: unknown): void {
+    if (!this.#failed) {
+      this.#failed = true;
+      this.#error = thrown;
+    }
+  }
+
+  /** Continues the run once `pending` settles, as `await` would (a thenable is adopted first). */
+  #wait(pending: PromiseLike<unknown>, waitingFor: number): void {
+    this.#waitingFor = waitingFor;
+    this.#onValue ??= (value) => this.#settled(value);
+    this.#onThrown ??= (thrown) => this.#threw(thrown);
+    Promise.resolve(pending).then(this.#onValue, this.#onThrown);
+  }
+
+  #settled(value: unknown): void {
+    if (this.#waitingFor === HANDLER_VALUE) {
+      try {
+        if (this.#took(value)) return;
+      } catch (thrown) {
+        this.#fail(thrown);
+      }
+    }
+    this.#continue();
+  }
+
+  #threw(thrown: unknown): void {
+    this.#fail(thrown);
+    this.#continue();
+  }
+
+  /** No handler is left to call (or the signal aborted): the run ends with its result. */
+  #end(): void {
+    let result: HandledResult;
+    try {
+      this.#close();
+      const controller = this.#controller;
+      if (controller.aborted) {
+        const reason: unknown = controller.reason;
+        result = { outcome: outcomeForAbort(reason), error: reason };
+      } else if (this.#failed) result = { outcome: 'failed', error: this.#error };
+      else result = { outcome: 'completed', response: this.#response };
+      result = this.#hooks.finished(this.#delivery, this.#extras, result);
+    } catch (error) {
+      this.#sink.threw(error);
+      return;
+    }
+    this.#sink.handled(result);
+  }
+
+  /** A hook threw: the run is closed as on every path, and rejects with what was thrown last. */
+  #abandon(error: unknown): void {
+    let last = error;
+    try {
+      this.#close();
+    } catch (thrown) {
+      last = thrown;
+    }
+    this.#sink.threw(last);
+  }
+
+  /** Stops following the cancellations, then tells the hooks the run is over. */
+  #close(): void {
+    try {
+      if (this.#delivered !== undefined) Cancellation.unwatch(this.#delivered);
+      if (this.#leased !== undefined) Cancellation.unwatch(this.#leased);
+      this.#detach?.();
+    } finally {
+      this.#hooks.ended(this.#delivery, this.#extras);
+    }
+  }
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -135,161 +298,4 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     value !== null &&
     typeof (value as { then?: unknown }).then === 'function'
   );
-}
-
-/** Shared by every context without skipped events (frozen: handlers cannot change it). */
-const NO_EVENTS: readonly RtEvent[] = Object.freeze([]);
-
-/**
- * One handler run's context. `signal` is a prototype getter over the run's lazy cancellation (no
- * closure or accessor per delivery); `reply` stays an own property so it can be destructured.
- */
-type Signalled = { readonly signal?: AbortSignal } | undefined;
-
-class RunContext implements HandlerContext {
-  readonly event: RtEvent;
-  readonly mode: Delivery['mode'];
-  readonly lock: HandlerContext['lock'];
-  readonly skipped: readonly RtEvent[];
-  readonly batch: readonly RtEvent[];
-  readonly adapter: Adapter;
-  readonly reply: HandlerContext['reply'];
-  readonly #cancellation: Cancellation;
-  readonly #threads: ThreadHost | undefined;
-  #thread: ThreadContext | undefined;
-  readonly #observe: ActionObserver;
-
-  constructor(
-    delivery: Delivery,
-    cancellation: Cancellation,
-    extras: InvokeExtras,
-    threads: ThreadHost | undefined,
-    observe: ActionObserver,
-  ) {
-    const { event, adapter } = delivery;
-    this.event = event;
-    this.mode = delivery.mode;
-    this.lock = extras.lock ? { key: extras.lock.key, fence: extras.lock.fence } : undefined;
-    this.skipped = extras.skipped ?? NO_EVENTS;
-    this.batch = extras.batch ?? [event];
-    this.adapter = adapter;
-    this.#cancellation = cancellation;
-    this.#threads = threads;
-    this.#observe = observe;
-    this.reply = (message, options) => {
-      const signal = options?.signal ?? cancellation.signal;
-      return runAction(
-        adapter,
-        event,
-        observe,
-        'reply',
-        signal,
-        (actions) => actions.reply(event, message, { signal }),
-        () => legacyReply(adapter, event, message, signal),
-      );
-    };
-  }
-
-  get signal(): AbortSignal {
-    return this.#cancellation.signal;
-  }
-
-  /** Built on first read, so a handler that never uses its thread costs nothing. */
-  get thread(): ThreadContext {
-    if (this.#thread === undefined) {
-      if (this.#threads === undefined) throw new Error('ctx.thread needs the runtime thread host');
-      const cancellation = this.#cancellation;
-      this.#thread = createThreadContext(this.#threads, {
-        event: this.event,
-        fence: this.lock?.fence,
-        abortReason: () => (cancellation.aborted ? { reason: cancellation.reason } : undefined),
-      });
-    }
-    return this.#thread;
-  }
-
-  stream(
-    source: Parameters<HandlerContext['stream']>[0],
-    options?: Parameters<HandlerContext['stream']>[1],
-  ): Promise<PostedMessage> {
-    // The run's signal is read only when the caller gives none (building it costs an AbortSignal).
-    const signal = options?.signal ?? this.#cancellation.signal;
-    return streamFromContext(this.adapter, this.event, signal, source, options);
-  }
-
-  #signal(options: Signalled): AbortSignal {
-    return options?.signal ?? this.#cancellation.signal;
-  }
-
-  post(message: Message, options?: PostTarget & Signalled): Promise<PostedMessage> {
-    const signal = this.#signal(options);
-    const target = { channel: options?.channel, thread: options?.thread, signal };
-    return runAction(this.adapter, this.event, this.#observe, 'post', signal, (actions) =>
-      actions.post(this.event, message, target),
-    );
-  }
-
-  edit(posted: PostedMessage, message: Message, options?: Signalled): Promise<PostedMessage> {
-    const signal = this.#signal(options);
-    return runAction(this.adapter, this.event, this.#observe, 'edit', signal, (actions) =>
-      actions.edit(this.event, posted, message, { signal }),
-    );
-  }
-
-  delete(posted: PostedMessage, options?: Signalled): Promise<void> {
-    const signal = this.#signal(options);
-    return runAction(this.adapter, this.event, this.#observe, 'delete', signal, (actions) =>
-      actions.delete(this.event, posted, { signal }),
-    );
-  }
-
-  react(emoji: string, target?: PostedMessage, options?: Signalled): Promise<void> {
-    const signal = this.#signal(options);
-    return runAction(this.adapter, this.event, this.#observe, 'react', signal, (actions) =>
-      actions.react(this.event, emoji, target, { signal }),
-    );
-  }
-
-  unreact(emoji: string, target?: PostedMessage, options?: Signalled): Promise<void> {
-    const signal = this.#signal(options);
-    return runAction(this.adapter, this.event, this.#observe, 'unreact', signal, (actions) =>
-      actions.unreact(this.event, emoji, target, { signal }),
-    );
-  }
-
-  ephemeral(message: Message, options?: EphemeralTarget & Signalled): Promise<void> {
-    const signal = this.#signal(options);
-    return runAction(this.adapter, this.event, this.#observe, 'ephemeral', signal, (actions) =>
-      actions.ephemeral(this.event, message, { user: options?.user, signal }),
-    );
-  }
-
-  typing(options?: Signalled): Promise<void> {
-    const signal = this.#signal(options);
-    return runAction(this.adapter, this.event, this.#observe, 'typing', signal, (actions) =>
-      actions.typing(this.event, { signal }),
-    );
-  }
-
-  openForm(form: Parameters<ContextActions['openForm']>[0], options?: Signalled): Promise<void> {
-    const signal = this.#signal(options);
-    return runAction(this.adapter, this.event, this.#observe, 'openForm', signal, (actions) =>
-      actions.openForm(this.event, form, { signal }),
-    );
-  }
-
-  dm(user: string, message: Message, options?: Signalled): Promise<PostedMessage> {
-    const signal = this.#signal(options);
-    return runAction(this.adapter, this.event, this.#observe, 'dm', signal, (actions) =>
-      actions.dm(this.event, user, message, { signal }),
-    );
-  }
-
-  /** Hands a deferred form submit's `formErrors(...)` to the adapter (observed like an action). */
-  showFormErrors(errors: FormErrors): Promise<void> {
-    const signal = this.#cancellation.signal;
-    return runAction(this.adapter, this.event, this.#observe, 'showFormErrors', signal, (actions) =>
-      actions.showFormErrors(this.event, errors, { signal }),
-    );
-  }
 }

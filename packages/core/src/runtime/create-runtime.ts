@@ -104,6 +104,7 @@ class RtRuntime implements Runtime {
       config: options.concurrency,
       shutdownSignal: this.#shutdownController,
       invoke: this.#runner.invoke,
+      start: this.#runner.start,
       observe: observeWork,
     });
     this.#runner.use(this.#strategy);

@@ -1,5 +1,5 @@
 import type { Delivery } from '../dispatch/delivery.js';
-import { outcomeForAbort } from '../dispatch/invoke-handlers.js';
+import { outcomeForAbort, type RunSink } from '../dispatch/invoke-handlers.js';
 import { eventRef, type RtEvent } from '../event/event.js';
 import { acquireWhenFree } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
@@ -11,7 +11,7 @@ import {
   type Watch,
 } from '../util/cancellation.js';
 import { delay } from '../util/signals.js';
-import type { StrategyHost } from './strategy.js';
+import type { ResultSink, StrategyHost } from './strategy.js';
 
 /**
  * The delivery currently parked for a scope, with what it superseded: one record that is its own
@@ -28,7 +28,8 @@ class Survivor implements AbortHandler {
     readonly delivery: Delivery,
     /** Events it superseded on this instance, oldest first. */
     readonly skipped: readonly RtEvent[],
-    readonly settle: (result: HandledResult) => void,
+    /** Where its result goes (it is settled exactly once: run, superseded or left). */
+    readonly sink: ResultSink,
   ) {}
 
   /** Starts watching its delivery's life and `shutdown`. */
@@ -48,6 +49,25 @@ class Survivor implements AbortHandler {
   /** Its delivery's life or the shutdown aborted while it was parked. */
   handleAbort(reason: unknown): void {
     this.engine.left(this, reason);
+  }
+}
+
+/**
+ * A survivor's running handlers: when they end, its lease is released, then its result settled.
+ * A hook that threw ends the delivery `failed` the same way (it is never left unsettled).
+ */
+class SurvivorRun implements RunSink {
+  constructor(
+    readonly lock: HeldLock,
+    readonly sink: ResultSink,
+  ) {}
+
+  handled(result: HandledResult): void {
+    this.lock.release().then(() => this.sink.handled(result));
+  }
+
+  threw(error: unknown): void {
+    this.handled({ outcome: 'failed', error });
   }
 }
 
@@ -89,22 +109,25 @@ export class CoalescingEngine {
   }
 
   run(delivery: Delivery): Promise<HandledResult> {
-    return new Promise<HandledResult>((settle) => {
-      const key = delivery.scopeKey;
-      const existing = this.#entries.get(key);
-      if (existing?.survivor) {
-        this.#supersede(key, existing, delivery, settle);
-        return;
-      }
-      const entry: Entry = {
-        survivor: undefined,
-        quietUntil: 0,
-        controller: new Cancellation(),
-      };
-      this.#entries.set(key, entry);
-      if (!this.#park(key, entry, delivery, NO_SKIPPED, settle)) return;
-      void this.#loop(key, entry);
-    });
+    return new Promise<HandledResult>((handled) => this.start(delivery, { handled }));
+  }
+
+  /** `run`, its result handed to `sink` (see `ConcurrencyStrategy.start`). */
+  start(delivery: Delivery, sink: ResultSink): void {
+    const key = delivery.scopeKey;
+    const existing = this.#entries.get(key);
+    if (existing?.survivor) {
+      this.#supersede(key, existing, delivery, sink);
+      return;
+    }
+    const entry: Entry = {
+      survivor: undefined,
+      quietUntil: 0,
+      controller: new Cancellation(),
+    };
+    this.#entries.set(key, entry);
+    if (!this.#park(key, entry, delivery, NO_SKIPPED, sink)) return;
+    void this.#loop(key, entry);
   }
 
   /** Makes `delivery` the survivor of `entry`; false when it left at once (already aborted). */
@@ -113,7 +136,7 @@ export class CoalescingEngine {
     entry: Entry,
     delivery: Delivery,
     skipped: readonly RtEvent[],
-    settle: (result: HandledResult) => void,
+    sink: ResultSink,
   ): boolean {
     entry.quietUntil = this.#quietMs > 0 ? Date.now() + this.#quietMs : 0;
     const shutdown = this.#host.shutdownSignal;
@@ -124,12 +147,12 @@ export class CoalescingEngine {
         : undefined;
     if (ended !== undefined) {
       const reason: unknown = ended.reason;
-      settle({ outcome: outcomeForAbort(reason), error: reason });
+      sink.handled({ outcome: outcomeForAbort(reason), error: reason });
       this.#empty(key, entry);
       return false;
     }
     // Two watches (its own life, the runtime's shutdown), no cancellation in between.
-    const survivor = new Survivor(this, key, entry, delivery, skipped, settle);
+    const survivor = new Survivor(this, key, entry, delivery, skipped, sink);
     entry.survivor = survivor;
     survivor.watch(shutdown);
     return true;
@@ -141,16 +164,11 @@ export class CoalescingEngine {
     if (entry.survivor !== survivor) return;
     survivor.detach();
     entry.survivor = undefined;
-    survivor.settle({ outcome: outcomeForAbort(reason), error: reason });
+    survivor.sink.handled({ outcome: outcomeForAbort(reason), error: reason });
     this.#empty(survivor.key, entry);
   }
 
-  #supersede(
-    key: string,
-    entry: Entry,
-    delivery: Delivery,
-    settle: (result: HandledResult) => void,
-  ): void {
+  #supersede(key: string, entry: Entry, delivery: Delivery, sink: ResultSink): void {
     const old = entry.survivor!;
     old.detach();
     entry.survivor = undefined;
@@ -161,8 +179,8 @@ export class CoalescingEngine {
       by: eventRef(delivery.event),
       scope: key,
     });
-    old.settle({ outcome: 'superseded' });
-    if (!this.#park(key, entry, delivery, [...old.skipped, old.delivery.event], settle)) return;
+    old.sink.handled({ outcome: 'superseded' });
+    if (!this.#park(key, entry, delivery, [...old.skipped, old.delivery.event], sink)) return;
   }
 
   /** Removes an entry whose survivor left, ending its loop. */
@@ -206,17 +224,13 @@ export class CoalescingEngine {
     // From here the survivor runs: no later delivery can supersede it.
     this.#entries.delete(key);
     survivor.detach();
-    // Continued by callbacks, not awaited: this frame ends while the handler runs. They keep
-    // only the lease and the settle function: the survivor, its entry and the entry's
+    // Continued by its sink, not awaited: this frame ends while the handler runs. The sink keeps
+    // only the lease and the survivor's sink: the survivor, its entry and the entry's
     // cancellation are garbage while the handler runs.
-    const held = lock;
-    const { settle } = survivor;
-    this.#host.invoke(survivor.delivery, { lock: held, skipped: survivor.skipped }).then(
-      (result) => held.release().then(() => settle(result)),
-      (error: unknown) =>
-        held.release().then(() => {
-          throw error;
-        }),
+    this.#host.start(
+      survivor.delivery,
+      { lock, skipped: survivor.skipped },
+      new SurvivorRun(lock, survivor.sink),
     );
   }
 

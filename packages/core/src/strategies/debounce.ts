@@ -1,7 +1,7 @@
 import type { Delivery } from '../dispatch/delivery.js';
 import type { HandledResult } from '../outcomes/outcome.js';
 import { CoalescingEngine } from './coalescing.js';
-import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
+import type { ConcurrencyStrategy, ResultSink, StrategyHost } from './strategy.js';
 
 /**
  * `debounce`: every delivery parks for `debounceMs`; a newer one restarts the window and
@@ -22,5 +22,9 @@ export class DebounceStrategy implements ConcurrencyStrategy {
 
   run(delivery: Delivery): Promise<HandledResult> {
     return this.#engine.run(delivery);
+  }
+
+  start(delivery: Delivery, sink: ResultSink): void {
+    this.#engine.start(delivery, sink);
   }
 }

@@ -8,7 +8,7 @@ import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AdmissionController } from '../admission/admission-controller.js';
 import { type Delivery, newDelivery } from '../dispatch/delivery.js';
-import { invokeHandlers } from '../dispatch/invoke-handlers.js';
+import { invokeHandlers, startHandlers } from '../dispatch/invoke-handlers.js';
 import { LockManager } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
 import type { Handler } from '../routing/handler.js';
@@ -31,6 +31,7 @@ function makeHost(config: Partial<ResolvedConcurrency>) {
     config: { ...DEFAULT_CONCURRENCY, maxConcurrent: undefined, ...config },
     shutdownSignal: shutdown.signal,
     invoke: invokeHandlers,
+    start: startHandlers,
     observe,
   };
   return { host, locks, state, shutdown };

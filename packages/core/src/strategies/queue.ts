@@ -1,7 +1,7 @@
 import type { Delivery } from '../dispatch/delivery.js';
 import type { HandledResult } from '../outcomes/outcome.js';
 import { CoalescingEngine } from './coalescing.js';
-import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
+import type { ConcurrencyStrategy, ResultSink, StrategyHost } from './strategy.js';
 
 /**
  * `queue`: when the scope's lock is held, park as the scope's single waiter; a newer delivery
@@ -22,5 +22,9 @@ export class QueueStrategy implements ConcurrencyStrategy {
 
   run(delivery: Delivery): Promise<HandledResult> {
     return this.#engine.run(delivery);
+  }
+
+  start(delivery: Delivery, sink: ResultSink): void {
+    this.#engine.start(delivery, sink);
   }
 }

@@ -1,5 +1,5 @@
 import type { Delivery } from '../dispatch/delivery.js';
-import type { InvokeExtras } from '../dispatch/invoke-handlers.js';
+import type { InvokeExtras, RunSink } from '../dispatch/invoke-handlers.js';
 import type { LockManager } from '../locks/lock-manager.js';
 import type { Observation } from '../observe/observation.js';
 import type { HandledResult } from '../outcomes/outcome.js';
@@ -17,7 +17,14 @@ export interface StrategyHost {
   readonly shutdownSignal: CancelSource;
   /** Runs the delivery's handlers; see `invokeHandlers`. */
   invoke(delivery: Delivery, extras?: InvokeExtras): Promise<HandledResult>;
+  /** Runs them like `invoke`, handing the end to `sink` instead (see `startHandlers`). */
+  start(delivery: Delivery, extras: InvokeExtras, sink: RunSink): void;
   observe(observation: Observation): void;
+}
+
+/** Where a strategy hands one delivery's terminal result: called once. It must not throw. */
+export interface ResultSink {
+  handled(result: HandledResult): void;
 }
 
 /**
@@ -31,6 +38,12 @@ export interface ConcurrencyStrategy {
    * runtime may release its slot then. Never rejects: a State failure is a `failed` result.
    */
   run(delivery: Delivery): Promise<HandledResult>;
+  /**
+   * `run` with the result handed to `sink` instead of a promise (same contract; `sink` may be
+   * called before `start` returns). Optional: the runner uses it when present, so a delivery
+   * costs no promise of the strategy's own.
+   */
+  start?(delivery: Delivery, sink: ResultSink): void;
   /** Deliveries waiting (parked, in a line, in an open batch) right now. */
   readonly parked: number;
 }

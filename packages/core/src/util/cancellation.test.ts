@@ -175,24 +175,27 @@ describe('abortable and delay', () => {
     expect(handleAbort).not.toHaveBeenCalled();
   });
 
-  it('follow1 aborts with its one source, at once when it already has, and its detacher removes it', () => {
+  it('a cancellation given to watch follows that source: the same reason, once, until unwatched', () => {
     const source = new Cancellation();
     const follower = new Cancellation();
-    const detach = follower.follow1(source);
+    const watch = Cancellation.watch(source, follower);
     expect(source.listenerCount).toBe(1);
     source.abort('first');
     expect(follower.reason).toBe('first');
+    expect(source.listenerCount).toBe(0);
+
+    const platform = new AbortController();
+    const signalFollower = new Cancellation();
+    Cancellation.watch(platform.signal, signalFollower);
+    platform.abort('from the platform');
+    expect(signalFollower.reason).toBe('from the platform');
 
     const other = new Cancellation();
     const detached = new Cancellation();
-    detached.follow1(other)();
+    Cancellation.unwatch(Cancellation.watch(other, detached));
     expect(other.listenerCount).toBe(0);
     other.abort('ignored');
     expect(detached.aborted).toBe(false);
-
-    const early = new Cancellation();
-    early.follow1(source);
-    expect(early.reason).toBe('first');
-    detach();
+    Cancellation.unwatch(watch);
   });
 });

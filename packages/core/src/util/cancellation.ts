@@ -25,7 +25,6 @@ export type Watch = { readonly watching: true } | (() => void);
  * follower's node names the cancellation it aborts instead of holding a closure.
  */
 class ListenerNode {
-  readonly watching = true;
   prev: ListenerNode | undefined;
   next: ListenerNode | undefined;
   owner: Cancellation | undefined;
@@ -36,10 +35,19 @@ class ListenerNode {
   ) {
     this.owner = owner;
   }
+
+  /** What makes it a `Watch` (a prototype getter: no field per node). */
+  get watching(): true {
+    return true;
+  }
 }
 
-/** A one-shot cancellation with listeners; see the module comment. */
-export class Cancellation {
+/**
+ * A one-shot cancellation with listeners; see the module comment. It is itself an `AbortHandler`
+ * (`handleAbort` aborts it), so `Cancellation.watch(source, cancellation)` makes it follow one
+ * source with one list node and no closure.
+ */
+export class Cancellation implements AbortHandler {
   #aborted = false;
   #reason: unknown;
   #controller: AbortController | undefined;
@@ -94,6 +102,11 @@ export class Cancellation {
       node = next;
     }
     this.#controller?.abort(this.#reason);
+  }
+
+  /** Aborts with `reason`: what a watched source that aborted calls. */
+  handleAbort(reason: unknown): void {
+    this.abort(reason);
   }
 
   /** Throws the reason when aborted (like `AbortSignal.throwIfAborted`). */
@@ -195,43 +208,6 @@ export class Cancellation {
     if (watch instanceof ListenerNode) {
       if (watch.owner !== undefined) watch.owner.#remove(watch);
     } else if (typeof watch === 'function') watch();
-  }
-
-  /**
-   * `follow([source])` for the one-source case (a handler run following its delivery): the same
-   * contract, with no array and no forwarding closure, only the detacher.
-   */
-  follow1(source: CancelSource): () => void {
-    if (source.aborted) {
-      this.abort(source.reason);
-      return noop;
-    }
-    if (!(source instanceof Cancellation)) return listen(source, (reason) => this.abort(reason));
-    const node = source.#add(undefined, this);
-    return () => source.#remove(node);
-  }
-
-  /**
-   * `follow([first, second])` for two sources (a handler run following its delivery and its
-   * lease): the same contract; when both are `Cancellation`s, two list nodes and the detacher, no
-   * array and no forwarding closure. `second` may be `undefined` (then `follow1(first)`).
-   */
-  follow2(first: CancelSource, second: CancelSource | undefined): () => void {
-    if (second === undefined) return this.follow1(first);
-    if (
-      first.aborted ||
-      second.aborted ||
-      !(first instanceof Cancellation) ||
-      !(second instanceof Cancellation)
-    ) {
-      return this.follow([first, second]);
-    }
-    const a = first.#add(undefined, this);
-    const b = second.#add(undefined, this);
-    return () => {
-      if (a.owner !== undefined) a.owner.#remove(a);
-      if (b.owner !== undefined) b.owner.#remove(b);
-    };
   }
 }
 
