@@ -4,9 +4,10 @@ import { DetachTimeoutError, ShutdownError } from '../errors.js';
 import type { HandlerCaller } from '../observe/handler-instrumentation.js';
 import type { FinishedDelivery, HandledResult } from '../outcomes/outcome.js';
 import type { OutcomeLedger } from '../runtime/outcome-ledger.js';
-import type { ConcurrencyStrategy, ResultSink } from '../strategies/strategy.js';
+import type { ConcurrencyStrategy } from '../strategies/strategy.js';
 import type { CancelSource } from '../util/cancellation.js';
 import { TimerWheel, WheelTimer } from '../util/timer-wheel.js';
+import { AcceptedDelivery } from './accepted-delivery.js';
 import type { Delivery } from './delivery.js';
 import {
   type InvokeExtras,
@@ -29,29 +30,6 @@ export interface RunnerInstrumentation {
 
 /** The extras of a plain run (frozen: shared by every delivery). */
 const NO_EXTRAS: InvokeExtras = Object.freeze({});
-
-/**
- * A deferred delivery inside a strategy with `start`: the sink its result arrives at, which frees
- * its slot, records its outcome and resolves `accepted.settled`. The first result counts.
- */
-class DeferredRun implements ResultSink {
-  #timer: WheelTimer<Delivery> | undefined;
-
-  constructor(
-    readonly finish: (timer: WheelTimer<Delivery>, result: HandledResult) => FinishedDelivery,
-    timer: WheelTimer<Delivery>,
-    readonly resolve: (finished: FinishedDelivery) => void,
-  ) {
-    this.#timer = timer;
-  }
-
-  handled(result: HandledResult): void {
-    const timer = this.#timer;
-    if (timer === undefined) return;
-    this.#timer = undefined;
-    this.resolve(this.finish(timer, result));
-  }
-}
 
 const NO_INSTRUMENTATION: RunnerInstrumentation = Object.freeze({
   timeHandlers: false,
@@ -168,46 +146,37 @@ export class DeliveryRunner {
   }
 
   /**
-   * Runs a deferred delivery; resolves (never rejects) with its outcome once its slot is free. No
-   * async frame stays suspended for it: a strategy with `start` hands the result to a
-   * `DeferredRun` (no promise of the strategy's own), any other strategy's promise continues into
-   * `#finishDeferred`. Its detach timeout is a node on the runtime's timer wheel (a shared
-   * callback, no closure, no `setTimeout` of its own).
+   * Runs a deferred delivery: its `accepted` result, whose `settled` resolves (never rejects)
+   * with its outcome once its slot is free. No async frame stays suspended for it: a strategy
+   * with `start` hands the result to that record itself (no promise of the strategy's own), any
+   * other strategy's promise continues into it. Its detach timeout is a node on the runtime's
+   * timer wheel (a shared callback, no closure, no `setTimeout` of its own).
    */
-  runDeferred(delivery: Delivery): Promise<FinishedDelivery> {
+  runDeferred(delivery: Delivery): AcceptedDelivery {
     const strategy = this.#strategy;
-    if (!strategy) {
-      return Promise.reject(new Error('DeliveryRunner used before its strategy was set'));
-    }
+    if (!strategy) throw new Error('DeliveryRunner used before its strategy was set');
     const timer = new WheelTimer(this.#detachDue, delivery);
     this.#wheel.schedule(timer, this.#detachTimeoutMs);
     this.#live.add(delivery);
     if (this.#graceOver) delivery.controller.abort(new ShutdownError());
-    if (strategy.start !== undefined) {
-      return new Promise<FinishedDelivery>((resolve) => {
-        const run = new DeferredRun(this.#finishDeferred, timer, resolve);
-        try {
-          strategy.start!(delivery, run);
-        } catch (error) {
-          run.handled({ outcome: 'failed', error });
-        }
-      });
-    }
-    let running: Promise<HandledResult>;
+    const accepted = new AcceptedDelivery(this.#finishDeferred, timer);
     try {
-      running = strategy.run(delivery);
+      if (strategy.start !== undefined) strategy.start(delivery, accepted);
+      else {
+        strategy.run(delivery).then(
+          (result) => accepted.handled(result),
+          (error: unknown) => accepted.handled({ outcome: 'failed', error }),
+        );
+      }
     } catch (error) {
-      running = Promise.resolve({ outcome: 'failed', error });
+      accepted.handled({ outcome: 'failed', error });
     }
-    return running.then(
-      (result) => this.#finishDeferred(timer, result),
-      (error: unknown) => this.#finishDeferred(timer, { outcome: 'failed', error }),
-    );
+    return accepted;
   }
 
   /**
    * The strategy resolved a deferred delivery: its slot frees and its outcome is recorded. One
-   * function per runner (every `DeferredRun` shares it).
+   * function per runner (every `AcceptedDelivery` shares it).
    */
   readonly #finishDeferred = (
     timer: WheelTimer<Delivery>,

@@ -191,8 +191,7 @@ async function accept(
     });
   }
   const delivery = newDelivery({ event, handlers, adapter, mode, scopeKey, slot });
-  if (mode === 'deferred')
-    return { status: 'accepted', settled: host.runner.runDeferred(delivery) };
+  if (mode === 'deferred') return host.runner.runDeferred(delivery);
   const result = await host.runner.runSync(delivery, options.signal);
   return { status: 'completed', ...result };
 }
