@@ -3,8 +3,8 @@
  * owed releases (docs/contract.md §5 "Thread Lock mechanics", §7, §8, §10; ADR 0011).
  *
  * Abstracts:
- *   packages/core/src/locks/lock-manager.ts      LockManager + RenewedLock: renew every TTL/3,
- *                                                local deadline measured from before the request,
+ *   packages/core/src/locks/lock-manager.ts,     LockManager + RenewedLock: renew every TTL/3,
+ *   packages/core/src/locks/renewed-lock.ts      local deadline measured from before the request,
  *                                                abort on expiry or on a refused renewal, no
  *                                                release once the lease is lost, lock I/O count
  *   packages/core/src/locks/acquire-when-free.ts the queue strategy's wait: try, park until a

@@ -12,8 +12,9 @@ export type FinishDeferred = (
 /**
  * A deferred delivery's `accepted` dispatch result, and the sink its strategy hands its result
  * to: one record. `settled` is built on first read (most callers never read it, so a running
- * delivery holds no promise for it), resolved with the finished delivery however late it is read.
- * The first result counts; later ones are ignored.
+ * delivery holds no promise for it), resolved with the finished delivery however late it is read;
+ * behind a strategy without `start` it is that strategy's promise continued (`follow`). The first
+ * result counts; later ones are ignored.
  */
 export class AcceptedDelivery implements ResultSink {
   readonly status = 'accepted' as const;
@@ -43,13 +44,30 @@ export class AcceptedDelivery implements ResultSink {
   }
 
   handled(result: HandledResult): void {
-    const timer = this.#timer;
-    if (timer === undefined) return;
-    this.#timer = undefined;
-    const finished = this.#finish(timer, result);
-    this.#finished = finished;
+    const finished = this.#end(result);
+    if (finished === undefined) return;
     const resolve = this.#resolve;
     this.#resolve = undefined;
     resolve?.(finished);
+  }
+
+  /**
+   * Ends the delivery with what a strategy without `start` resolves (a rejection is `failed`):
+   * `settled` is then the continuation of that promise itself, not a second promise.
+   */
+  follow(running: Promise<HandledResult>): void {
+    this.#settled = running.then(
+      (result) => this.#end(result) ?? this.#finished!,
+      (error: unknown) => this.#end({ outcome: 'failed', error }) ?? this.#finished!,
+    );
+  }
+
+  /** The first result: frees the slot and records the outcome; `undefined` for a later one. */
+  #end(result: HandledResult): FinishedDelivery | undefined {
+    const timer = this.#timer;
+    if (timer === undefined) return undefined;
+    this.#timer = undefined;
+    this.#finished = this.#finish(timer, result);
+    return this.#finished;
   }
 }

@@ -162,12 +162,7 @@ export class DeliveryRunner {
     const accepted = new AcceptedDelivery(this.#finishDeferred, timer);
     try {
       if (strategy.start !== undefined) strategy.start(delivery, accepted);
-      else {
-        strategy.run(delivery).then(
-          (result) => accepted.handled(result),
-          (error: unknown) => accepted.handled({ outcome: 'failed', error }),
-        );
-      }
+      else accepted.follow(strategy.run(delivery));
     } catch (error) {
       accepted.handled({ outcome: 'failed', error });
     }

@@ -3,7 +3,7 @@ import type { AdmissionController } from '../admission/admission-controller.js';
 import type { ThreadHost } from '../conversation/thread-host.js';
 import { conversationStep } from '../conversation/thread-routing.js';
 import { type AdmissionRejectedError, InvalidEventError, PreludeError } from '../errors.js';
-import { eventRef, type RtEvent } from '../event/event.js';
+import type { RtEvent } from '../event/event.js';
 import { validateEvent } from '../event/validate-event.js';
 import { type LockScope, scopeKeyOf } from '../locks/lock-scope.js';
 import type { DispatchMode, Observation } from '../observe/observation.js';
@@ -11,10 +11,10 @@ import type { Handler } from '../routing/handler.js';
 import type { Router } from '../routing/router.js';
 import type { OutcomeLedger } from '../runtime/outcome-ledger.js';
 import type { State } from '../state/state.js';
-import { type Delivery, newDelivery } from './delivery.js';
+import { accept } from './accept.js';
+import type { Delivery } from './delivery.js';
 import type { DeliveryRunner } from './delivery-runner.js';
 import type { DispatchOptions, DispatchResult } from './dispatch-result.js';
-import { markIdentities } from './mark-identities.js';
 import { recordPreludeError, refused, rejectSoon } from './prelude-failures.js';
 
 /** What the prelude reads and writes; the runtime owns all of it. */
@@ -77,8 +77,8 @@ type Entry =
   | { readonly status: 'refused'; readonly error: AdmissionRejectedError }
   | Admitted;
 
-/** A delivery past routing, lock scope and admission: what acceptance needs. */
-interface Admitted {
+/** A delivery past routing, lock scope and admission: what acceptance (`accept`) needs. */
+export interface Admitted {
   readonly status: 'admitted';
   readonly event: RtEvent;
   readonly handlers: Handler[];
@@ -156,45 +156,6 @@ function admit(
 }
 
 const UNROUTED: Entry = Object.freeze({ status: 'unrouted' });
-
-/** Step 4 and on: the dedupe mark, then the deferred or sync runner. */
-async function accept(
-  host: PreludeHost,
-  admitted: Admitted,
-  options: DispatchOptions,
-): Promise<DispatchResult> {
-  const { event, handlers, adapter, mode, scopeKey, slot } = admitted;
-  host.ledger.open();
-  // An event the platform never redelivers may ask for a shorter mark, or none (`dedupeTtlMs: 0`).
-  const ttlMs = event.dedupeTtlMs ?? host.dedupeTtlMs;
-  let marked = true;
-  try {
-    if (ttlMs > 0) marked = await markIdentities(host, event, ttlMs);
-  } catch (error) {
-    slot?.release();
-    recordPreludeError(host, event, mode, error, true);
-    throw new PreludeError(`could not mark event ${event.id}: the State failed`, { cause: error });
-  }
-  if (!marked) {
-    slot?.release();
-    host.ledger.note(event, mode, { outcome: 'duplicate' }, event.receivedAt, true);
-    return { status: 'duplicate' };
-  }
-  host.count('accepted');
-  if (host.observing('dispatch_admitted')) {
-    host.emit({
-      type: 'dispatch_admitted',
-      at: Date.now(),
-      receivedAt: event.receivedAt,
-      event: eventRef(event),
-      mode,
-    });
-  }
-  const delivery = newDelivery({ event, handlers, adapter, mode, scopeKey, slot });
-  if (mode === 'deferred') return host.runner.runDeferred(delivery);
-  const result = await host.runner.runSync(delivery, options.signal);
-  return { status: 'completed', ...result };
-}
 
 /**
  * The handlers of `event`: those selecting it under its `kind`, else, when it names a

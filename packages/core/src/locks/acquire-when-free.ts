@@ -33,33 +33,46 @@ function ignore(): void {}
 const RESOLVED = Promise.resolve();
 
 /**
+ * Where a lock acquisition ends: exactly one of the two is called, once, never before the
+ * acquisition's constructor returns for a grant (a grant is handed over one microtask later).
+ * Neither may throw.
+ */
+export interface LockSink {
+  /** The lock (or `null`: busy, for an acquisition that does not wait for it to free). */
+  locked(lock: HeldLock | null): void;
+  /** `signal` or `also` aborted first: nothing is held. */
+  gaveUp(reason: unknown): void;
+}
+
+/**
  * One lock acquisition, start to end, as one record (no async frame, no closure per attempt): it
  * tries the lock, and while the lock is busy (`untilFree`) or the State fails it waits and tries
- * again, settling `promise` with the lock (or `null`: busy and not `untilFree`), or rejecting with
- * the reason of `signal` or `also` as soon as one aborts, even while a State call is in flight
- * (a lease granted late is then released at once, and nothing about it is observed any more).
+ * again, handing its sink the lock (or `null`: busy and not `untilFree`), or giving up with the
+ * reason of `signal` or `also` as soon as one aborts, even while a State call is in flight (a
+ * lease granted late is then released at once, and nothing about it is observed any more).
  */
 class LockAcquisition {
-  readonly promise: Promise<HeldLock | null>;
   readonly #locks: LockManager;
   readonly #key: string;
   readonly #options: LockWaitOptions;
   readonly #untilFree: boolean;
   readonly #random: () => number;
   #backoff: number;
-  #resolve!: (lock: HeldLock | null) => void;
-  #reject!: (reason: unknown) => void;
+  readonly #sink: LockSink;
   /** The State call in flight, while one is. */
   #pending: Promise<HeldLock | null> | undefined;
   #watchSignal: Watch | undefined;
   #watchAlso: Watch | undefined;
   #settled = false;
 
-  constructor(locks: LockManager, key: string, options: LockWaitOptions, untilFree: boolean) {
-    this.promise = new Promise<HeldLock | null>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
+  constructor(
+    locks: LockManager,
+    key: string,
+    options: LockWaitOptions,
+    untilFree: boolean,
+    sink: LockSink,
+  ) {
+    this.#sink = sink;
     this.#locks = locks;
     this.#key = key;
     this.#options = options;
@@ -114,11 +127,11 @@ class LockAcquisition {
       // One microtask later, as when each attempt was an async function: a delivery dispatched
       // in the same tick as the one taking a free lock still finds its handler not started
       // (queue's "supersedes ... even while it takes a free lock").
-      RESOLVED.then(() => this.#resolve(lock));
+      RESOLVED.then(() => this.#sink.locked(lock));
     } else if (this.#untilFree) this.#waitForRelease();
     else {
       this.#settled = true;
-      this.#resolve(null);
+      this.#sink.locked(null);
     }
   }
 
@@ -180,7 +193,7 @@ class LockAcquisition {
   #fail(reason: unknown): void {
     if (this.#settled) return;
     this.#settled = true;
-    this.#reject(reason);
+    this.#sink.gaveUp(reason);
   }
 }
 
@@ -196,7 +209,25 @@ export function acquireWhenFree(
   key: string,
   options: LockWaitOptions,
 ): Promise<HeldLock> {
-  return new LockAcquisition(locks, key, options, true).promise as Promise<HeldLock>;
+  return new Promise<HeldLock>((resolve, reject) => {
+    acquireWhenFreeInto(locks, key, options, {
+      locked: resolve as (lock: HeldLock | null) => void,
+      gaveUp: reject,
+    });
+  });
+}
+
+/**
+ * `acquireWhenFree` with its end handed to `sink` instead of a promise (`locked` is never given
+ * `null` here): what a strategy whose scope record is its own sink uses.
+ */
+export function acquireWhenFreeInto(
+  locks: LockManager,
+  key: string,
+  options: LockWaitOptions,
+  sink: LockSink,
+): void {
+  new LockAcquisition(locks, key, options, true, sink);
 }
 
 /**
@@ -212,5 +243,7 @@ export function tryAcquireThroughOutage(
   key: string,
   options: LockWaitOptions,
 ): Promise<HeldLock | null> {
-  return new LockAcquisition(locks, key, options, false).promise;
+  return new Promise<HeldLock | null>((resolve, reject) => {
+    new LockAcquisition(locks, key, options, false, { locked: resolve, gaveUp: reject });
+  });
 }

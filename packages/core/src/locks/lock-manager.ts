@@ -1,10 +1,10 @@
-import { PreemptedError } from '../errors.js';
 import type { Observation } from '../observe/observation.js';
 import { ReleaseWaiters } from '../state/release-waiters.js';
 import { hasLockWakeups, type Lease, type State } from '../state/state.js';
-import { Cancellation, type CancelSource } from '../util/cancellation.js';
+import type { CancelSource } from '../util/cancellation.js';
 import { abortable } from '../util/signals.js';
-import { TimerWheel, WheelTimer } from '../util/timer-wheel.js';
+import { TimerWheel } from '../util/timer-wheel.js';
+import { RenewedLock } from './renewed-lock.js';
 
 /**
  * A Thread Lock held by this runtime. While held it renews every third of the TTL. `signal`
@@ -76,16 +76,28 @@ export class LockManager {
    * Tries once to take the lock on `key`. Resolves `null` when another holder has it; rejects with
    * the State's error when the State fails.
    */
-  async tryAcquire(key: string): Promise<HeldLock | null> {
+  tryAcquire(key: string): Promise<HeldLock | null> {
     const requestedAt = Date.now();
     this.ioStarted();
-    let lease: Lease | null;
+    let acquiring: Promise<Lease | null>;
     try {
-      lease = await this.#state.acquireLock(key, this.#ttlMs);
+      acquiring = this.#state.acquireLock(key, this.#ttlMs);
     } catch (error) {
       this.ioEnded();
-      throw error;
+      return Promise.reject(error);
     }
+    // Continued by callbacks: no async frame per acquisition.
+    return acquiring.then(
+      (lease) => this.#granted(lease, requestedAt),
+      (error: unknown) => {
+        this.ioEnded();
+        throw error;
+      },
+    );
+  }
+
+  /** The State answered an acquisition requested at `requestedAt`. */
+  #granted(lease: Lease | null, requestedAt: number): HeldLock | null {
     if (lease === null) {
       this.ioEnded();
       return null;
@@ -159,187 +171,5 @@ export class LockManager {
   /** Wakes this runtime's waiters for `key`: its lock was released here. */
   notifyReleased(key: string): void {
     this.#releaseWaiters.wake(key);
-  }
-}
-
-/** Timer callbacks shared by every lock (arguments, not closures, carry the lock). */
-function renewDue(lock: RenewedLock): void {
-  lock.renewDue();
-}
-function expiryDue(lock: RenewedLock): void {
-  lock.expiryDue();
-}
-
-/**
- * A lease plus its renewal loop. Its two timers (renewal, local expiry) are reusable nodes on the
- * manager's timer wheel, re-armed like `setTimeout`s, never keeping the process alive; the lock
- * is its own renewal timer (it extends `WheelTimer`), so only the expiry is a second node.
- */
-class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
-  readonly #manager: LockManager;
-  readonly #state: State;
-  readonly #lease: Lease;
-  readonly #ttlMs: number;
-  readonly #observe: (observation: Observation) => void;
-  readonly #controller = new Cancellation();
-  #localExpiresAt: number;
-  readonly #expiryTimer = new WheelTimer(expiryDue, this);
-  #releasing: Promise<void> | undefined;
-  /** Whether this lease holds one count of its manager's owed I/O (see `LockManager.ioOwed`). */
-  #owes = true;
-
-  constructor(
-    manager: LockManager,
-    state: State,
-    lease: Lease,
-    ttlMs: number,
-    requestedAt: number,
-    observe: (observation: Observation) => void,
-  ) {
-    super(renewDue);
-    this.#manager = manager;
-    this.#state = state;
-    this.#lease = lease;
-    this.#ttlMs = ttlMs;
-    this.#observe = observe;
-    // Measured from before the request: never later than the State's own expiry.
-    this.#localExpiresAt = requestedAt + ttlMs;
-    this.#armExpiry();
-    this.#armRenewal();
-  }
-
-  get key(): string {
-    return this.#lease.key;
-  }
-
-  get fence(): number {
-    return this.#lease.fence;
-  }
-
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  get cancellation(): Cancellation {
-    return this.#controller;
-  }
-
-  release(): Promise<void> {
-    this.#releasing ??= this.#release();
-    return this.#releasing;
-  }
-
-  lend(): void {
-    if (!this.#owes || this.#releasing) return;
-    this.#owes = false;
-    this.#manager.ioEnded();
-  }
-
-  takeBack(): void {
-    if (this.#owes || this.#releasing) return;
-    this.#owes = true;
-    this.#manager.ioStarted();
-  }
-
-  /**
-   * Releases with the token. After the lease was declared lost nothing is sent: a refused renewal
-   * means someone else holds the key, and the local expiry is measured from before the acquire
-   * request, so the State's own lease has already expired by then.
-   */
-  async #release(): Promise<void> {
-    this.#stopTimers();
-    // Released while lent (its handler never took it back): owed again until the call settles.
-    if (!this.#owes) {
-      this.#owes = true;
-      this.#manager.ioStarted();
-    }
-    try {
-      if (this.#controller.aborted) return;
-      let released = false;
-      try {
-        await this.#state.releaseLock(this.#lease);
-        released = true;
-      } catch (error) {
-        this.#observe({
-          type: 'state_error',
-          at: Date.now(),
-          operation: 'releaseLock',
-          key: this.#lease.key,
-          error,
-        });
-      }
-      if (released) this.#manager.notifyReleased(this.#lease.key);
-    } finally {
-      this.#owes = false;
-      this.#manager.ioEnded();
-    }
-  }
-
-  #armRenewal(): void {
-    this.#manager.wheel.schedule(this, this.#ttlMs / 3);
-  }
-
-  #armExpiry(): void {
-    const remaining = Math.max(0, this.#localExpiresAt - Date.now());
-    // In the lane of the full TTL: expiries are scheduled in the order of their deadlines.
-    this.#manager.wheel.schedule(this.#expiryTimer, remaining, this.#ttlMs);
-  }
-
-  /** The renewal timer fired. */
-  renewDue(): void {
-    void this.#renew();
-  }
-
-  /** The local expiry timer fired before a renewal succeeded. */
-  expiryDue(): void {
-    this.#lose('lease expired before a renewal succeeded');
-  }
-
-  async #renew(): Promise<void> {
-    if (this.#releasing || this.#controller.aborted) return;
-    const requestedAt = Date.now();
-    let renewed: boolean;
-    try {
-      renewed = await this.#state.renewLock(this.#lease, this.#ttlMs);
-    } catch (error) {
-      if (this.#releasing || this.#controller.aborted) return;
-      this.#observe({
-        type: 'state_error',
-        at: Date.now(),
-        operation: 'renewLock',
-        key: this.#lease.key,
-        error,
-      });
-      // Keep trying until the local expiry timer declares the lease lost.
-      this.#armRenewal();
-      return;
-    }
-    if (this.#releasing || this.#controller.aborted) return;
-    if (!renewed) {
-      this.#lose('renewal refused: the lease is held by someone else or expired');
-      return;
-    }
-    this.#localExpiresAt = requestedAt + this.#ttlMs;
-    this.#armExpiry();
-    this.#armRenewal();
-  }
-
-  #lose(detail: string): void {
-    if (this.#releasing || this.#controller.aborted) return;
-    this.#stopTimers();
-    const error = new PreemptedError(this.#lease.key, detail);
-    this.#observe({
-      type: 'lease_lost',
-      at: Date.now(),
-      lockKey: this.#lease.key,
-      fence: this.#lease.fence,
-      error,
-    });
-    this.#controller.abort(error);
-  }
-
-  #stopTimers(): void {
-    this.#manager.wheel.cancel(this);
-    this.#manager.wheel.cancel(this.#expiryTimer);
   }
 }

@@ -1,7 +1,7 @@
 import type { Delivery } from '../dispatch/delivery.js';
 import { outcomeForAbort, type RunSink } from '../dispatch/invoke-handlers.js';
 import { eventRef, type RtEvent } from '../event/event.js';
-import { acquireWhenFree } from '../locks/acquire-when-free.js';
+import { acquireWhenFreeInto, type LockSink } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
 import {
@@ -71,16 +71,38 @@ class SurvivorRun implements RunSink {
   }
 }
 
+const RESOLVED = Promise.resolve();
+
 /** What a survivor that superseded nothing carries (frozen, shared: `ctx.skipped` is readonly). */
 const NO_SKIPPED: readonly RtEvent[] = Object.freeze([]);
 
-/** One scope's parking place. Exists while a survivor waits; deleted when it runs or leaves. */
-interface Entry {
-  survivor: Survivor | undefined;
+/**
+ * One scope's parking place, and the sink of the lock acquisition it waits on: one record.
+ * Exists while a survivor waits; deleted when it runs or leaves.
+ */
+class Entry implements LockSink {
+  survivor: Survivor | undefined = undefined;
   /** Epoch ms before which the survivor must not start (debounce window; 0 for queue). */
-  quietUntil: number;
-  /** Aborts when the entry has no survivor left, ending its wait loop. */
-  readonly controller: Cancellation;
+  quietUntil = 0;
+  /** Aborts when the entry has no survivor left, ending its wait. */
+  readonly controller = new Cancellation();
+
+  constructor(
+    readonly engine: CoalescingEngine,
+    readonly key: string,
+  ) {}
+
+  /**
+   * Its lock was granted: handed on one microtask later, as when the scope's wait was an async
+   * function awaiting the acquisition, so a delivery dispatched right after this one still finds
+   * its handler not started and supersedes it.
+   */
+  locked(lock: HeldLock | null): void {
+    RESOLVED.then(() => this.engine.locked(this, lock!));
+  }
+
+  /** The entry emptied while it waited (every delivery left): nothing to run, nothing held. */
+  gaveUp(): void {}
 }
 
 /**
@@ -120,14 +142,10 @@ export class CoalescingEngine {
       this.#supersede(key, existing, delivery, sink);
       return;
     }
-    const entry: Entry = {
-      survivor: undefined,
-      quietUntil: 0,
-      controller: new Cancellation(),
-    };
+    const entry = new Entry(this, key);
     this.#entries.set(key, entry);
     if (!this.#park(key, entry, delivery, NO_SKIPPED, sink)) return;
-    void this.#loop(key, entry);
+    this.#next(entry);
   }
 
   /** Makes `delivery` the survivor of `entry`; false when it left at once (already aborted). */
@@ -190,43 +208,52 @@ export class CoalescingEngine {
     entry.controller.abort();
   }
 
-  async #loop(key: string, entry: Entry): Promise<void> {
-    const signal = entry.controller;
-    let lock: HeldLock | undefined;
-    try {
-      for (;;) {
-        // Debounce: wait until the entry's quiet window (restarted by supersession) has passed.
-        for (let left = this.#quietLeft(entry); left > 0; left = this.#quietLeft(entry))
-          await delay(left, signal);
-        lock = await acquireWhenFree(this.#host.locks, key, {
-          initialMs: this.#host.config.lockPollInitialMs,
-          maxMs: this.#host.config.lockPollMaxMs,
-          signal,
-          observe: this.#host.observe,
-        });
-        if (entry.quietUntil <= Date.now()) break;
-        // A newer delivery arrived while we waited for the lock: its quiet window runs without
-        // the lock held, so other instances are not blocked by a scope that is only waiting.
-        const held = lock;
-        lock = undefined;
-        await held.release();
-      }
-    } catch {
-      // The entry emptied (every delivery left); nothing to run.
-      await lock?.release();
+  /**
+   * The entry's next step, continued by callbacks (no frame suspended while it waits): debounce
+   * waits until its quiet window (restarted by supersession) has passed, then the entry takes its
+   * scope's lock when it frees (`locked`). Once its controller aborts (the entry emptied) every
+   * wait ends and nothing runs.
+   */
+  #next(entry: Entry): void {
+    const left = this.#quietLeft(entry);
+    if (left > 0) {
+      delay(left, entry.controller).then(
+        () => this.#next(entry),
+        () => {},
+      );
+      return;
+    }
+    acquireWhenFreeInto(
+      this.#host.locks,
+      entry.key,
+      {
+        initialMs: this.#host.config.lockPollInitialMs,
+        maxMs: this.#host.config.lockPollMaxMs,
+        signal: entry.controller,
+        observe: this.#host.observe,
+      },
+      entry,
+    );
+  }
+
+  /** @internal `entry` holds its scope's lock: its survivor runs, unless it must wait again. */
+  locked(entry: Entry, lock: HeldLock): void {
+    if (entry.quietUntil > Date.now()) {
+      // A newer delivery arrived while we waited for the lock: its quiet window runs without
+      // the lock held, so other instances are not blocked by a scope that is only waiting.
+      lock.release().then(() => this.#next(entry));
       return;
     }
     const survivor = entry.survivor;
     if (!survivor) {
-      await lock.release();
+      void lock.release();
       return;
     }
     // From here the survivor runs: no later delivery can supersede it.
-    this.#entries.delete(key);
+    this.#entries.delete(entry.key);
     survivor.detach();
-    // Continued by its sink, not awaited: this frame ends while the handler runs. The sink keeps
-    // only the lease and the survivor's sink: the survivor, its entry and the entry's
-    // cancellation are garbage while the handler runs.
+    // Continued by its sink: the sink keeps only the lease and the survivor's sink, so the
+    // survivor, its entry and the entry's cancellation are garbage while the handler runs.
     this.#host.start(
       survivor.delivery,
       { lock, skipped: survivor.skipped },

@@ -25,13 +25,20 @@ const EXEC_ARGV = [
 /**
  * `RT_BENCH_CPU_PROF=<dir>`: server processes (`*server-main.ts`) and Socket Mode clients
  * (`*client-main.ts`) also write a V8 CPU profile into `<dir>` when they exit (`--cpu-prof`), for
- * the profile evidence behind a figure.
+ * the profile evidence behind a figure. `RT_BENCH_HEAP_PROF=<dir>` likewise writes a sampling
+ * heap profile (`--heap-prof`, one sample per 16 KiB allocated): where their allocations come from.
  */
 function execArgvFor(script: string): string[] {
   const profiled = script.endsWith('client-main.ts') || script.endsWith('server-main.ts');
-  const dir = process.env.RT_BENCH_CPU_PROF;
-  if (dir === undefined || dir === '' || !profiled) return EXEC_ARGV;
-  return [...EXEC_ARGV, '--cpu-prof', `--cpu-prof-dir=${dir}`];
+  if (!profiled) return EXEC_ARGV;
+  const argv = [...EXEC_ARGV];
+  const cpu = process.env.RT_BENCH_CPU_PROF;
+  if (cpu !== undefined && cpu !== '') argv.push('--cpu-prof', `--cpu-prof-dir=${cpu}`);
+  const heap = process.env.RT_BENCH_HEAP_PROF;
+  if (heap !== undefined && heap !== '') {
+    argv.push('--heap-prof', `--heap-prof-dir=${heap}`, '--heap-prof-interval=16384');
+  }
+  return argv;
 }
 
 /** A running child process and its IPC messages. */
