@@ -43,3 +43,24 @@ describe('accepted.settled', () => {
     await runtime.shutdown();
   });
 });
+
+describe('the accepted result a caller of dispatch holds', () => {
+  it('offers status and settled, and nothing that could end the delivery early', async () => {
+    const { runtime, adapter } = setup();
+    const release = deferred();
+    runtime.onMessage(() => release.promise);
+    const result = await runtime.dispatch(makeEvent({ adapter: adapter.name }));
+    const own = Object.keys(result);
+    const inherited = new Set<string>();
+    for (let proto = Object.getPrototypeOf(result); proto !== Object.prototype; ) {
+      for (const name of Object.getOwnPropertyNames(proto)) inherited.add(name);
+      proto = Object.getPrototypeOf(proto);
+    }
+    inherited.delete('constructor');
+    expect(own).toEqual(['status']);
+    expect([...inherited]).toEqual(['settled']);
+    release.resolve();
+    await flush();
+    await runtime.shutdown();
+  });
+});

@@ -10,13 +10,14 @@ export type FinishDeferred = (
 ) => FinishedDelivery;
 
 /**
- * A deferred delivery's `accepted` dispatch result, and the sink its strategy hands its result
- * to: one record. `settled` is built on first read (most callers never read it, so a running
- * delivery holds no promise for it), resolved with the finished delivery however late it is read;
- * behind a strategy without `start` it is that strategy's promise continued (`follow`). The first
- * result counts; later ones are ignored.
+ * A deferred delivery's `accepted` dispatch result, which also keeps its end: `settled` is built
+ * on first read (most callers never read it, so a running delivery holds no promise for it),
+ * resolved with the finished delivery however late it is read; behind a strategy without `start`
+ * it is that strategy's promise continued (`follow`). The first result counts; later ones are
+ * ignored. What ends it is static (`sinkOf`, `end`, `follow`): the result a caller of `dispatch`
+ * holds offers `status` and `settled` and nothing that could end the delivery early.
  */
-export class AcceptedDelivery implements ResultSink {
+export class AcceptedDelivery {
   readonly status = 'accepted' as const;
   readonly #finish: FinishDeferred;
   #timer: WheelTimer<Delivery> | undefined;
@@ -43,22 +44,28 @@ export class AcceptedDelivery implements ResultSink {
     return this.#settled;
   }
 
-  handled(result: HandledResult): void {
-    const finished = this.#end(result);
+  /** The sink a strategy with `start` hands `accepted`'s result to. */
+  static sinkOf(accepted: AcceptedDelivery): ResultSink {
+    return new AcceptedSink(accepted);
+  }
+
+  /** Ends `accepted` with `result` (the first result counts) and resolves `settled` if read. */
+  static end(accepted: AcceptedDelivery, result: HandledResult): void {
+    const finished = accepted.#end(result);
     if (finished === undefined) return;
-    const resolve = this.#resolve;
-    this.#resolve = undefined;
+    const resolve = accepted.#resolve;
+    accepted.#resolve = undefined;
     resolve?.(finished);
   }
 
   /**
-   * Ends the delivery with what a strategy without `start` resolves (a rejection is `failed`):
+   * Ends `accepted` with what a strategy without `start` resolves (a rejection is `failed`):
    * `settled` is then the continuation of that promise itself, not a second promise.
    */
-  follow(running: Promise<HandledResult>): void {
-    this.#settled = running.then(
-      (result) => this.#end(result) ?? this.#finished!,
-      (error: unknown) => this.#end({ outcome: 'failed', error }) ?? this.#finished!,
+  static follow(accepted: AcceptedDelivery, running: Promise<HandledResult>): void {
+    accepted.#settled = running.then(
+      (result) => accepted.#end(result) ?? accepted.#finished!,
+      (error: unknown) => accepted.#end({ outcome: 'failed', error }) ?? accepted.#finished!,
     );
   }
 
@@ -69,5 +76,18 @@ export class AcceptedDelivery implements ResultSink {
     this.#timer = undefined;
     this.#finished = this.#finish(timer, result);
     return this.#finished;
+  }
+}
+
+/** What a strategy holds of an accepted delivery: the way to end it, nothing else. */
+class AcceptedSink implements ResultSink {
+  readonly #accepted: AcceptedDelivery;
+
+  constructor(accepted: AcceptedDelivery) {
+    this.#accepted = accepted;
+  }
+
+  handled(result: HandledResult): void {
+    AcceptedDelivery.end(this.#accepted, result);
   }
 }

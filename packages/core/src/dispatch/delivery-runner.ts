@@ -148,7 +148,7 @@ export class DeliveryRunner {
   /**
    * Runs a deferred delivery: its `accepted` result, whose `settled` resolves (never rejects)
    * with its outcome once its slot is free. No async frame stays suspended for it: a strategy
-   * with `start` hands the result to that record itself (no promise of the strategy's own), any
+   * with `start` hands the result to that record's sink (no promise of the strategy's own), any
    * other strategy's promise continues into it. Its detach timeout is a node on the runtime's
    * timer wheel (a shared callback, no closure, no `setTimeout` of its own).
    */
@@ -161,10 +161,10 @@ export class DeliveryRunner {
     if (this.#graceOver) delivery.controller.abort(new ShutdownError());
     const accepted = new AcceptedDelivery(this.#finishDeferred, timer);
     try {
-      if (strategy.start !== undefined) strategy.start(delivery, accepted);
-      else accepted.follow(strategy.run(delivery));
+      if (strategy.start !== undefined) strategy.start(delivery, AcceptedDelivery.sinkOf(accepted));
+      else AcceptedDelivery.follow(accepted, strategy.run(delivery));
     } catch (error) {
-      accepted.handled({ outcome: 'failed', error });
+      AcceptedDelivery.end(accepted, { outcome: 'failed', error });
     }
     return accepted;
   }

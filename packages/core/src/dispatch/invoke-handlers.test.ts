@@ -201,6 +201,38 @@ describe('invokeHandlers', () => {
     expect(calls.calls).toEqual(['started', 'ended']);
   });
 
+  it("exposes nothing of the run's machinery on the context its handlers see", async () => {
+    let seen: HandlerContext | undefined;
+    await invokeHandlers(
+      delivery((ctx: HandlerContext) => {
+        seen = ctx;
+      }),
+    );
+    const members = new Set<string>();
+    for (let proto = Object.getPrototypeOf(seen); proto !== Object.prototype; ) {
+      for (const name of Object.getOwnPropertyNames(proto)) members.add(name);
+      proto = Object.getPrototypeOf(proto);
+    }
+    members.delete('constructor');
+    expect([...members].sort()).toEqual(
+      [
+        'delete',
+        'dm',
+        'edit',
+        'ephemeral',
+        'openForm',
+        'post',
+        'react',
+        'showFormErrors',
+        'signal',
+        'stream',
+        'thread',
+        'typing',
+        'unreact',
+      ].sort(),
+    );
+  });
+
   it('calls each handler through callHandler when observers wrap handlers', async () => {
     const wrapped: unknown[] = [];
     const calls = hooks({

@@ -103,7 +103,7 @@ export function startHandlers(
   sink: RunSink,
   hooks: RunHooks = PLAIN_RUN,
 ): void {
-  new HandlerRun(delivery, extras, hooks, sink).start();
+  HandlerRun.run(delivery, extras, hooks, sink);
 }
 
 /** What a run waits for when a promise is pending: a handler's value, or a form's errors shown. */
@@ -145,8 +145,16 @@ class HandlerRun extends RunContext {
     this.#sink = sink;
   }
 
+  /**
+   * Builds the run and starts it. Static, and the steps private: the record is the handlers'
+   * context, so nothing of the run's machinery is callable through `ctx`.
+   */
+  static run(delivery: Delivery, extras: InvokeExtras, hooks: RunHooks, sink: RunSink): void {
+    new HandlerRun(delivery, extras, hooks, sink).#start();
+  }
+
   /** Follows the delivery's (and the lease's, and the strategy's) cancellation, then runs. */
-  start(): void {
+  #start(): void {
     const extras = this.#extras;
     const controller = this.#controller;
     try {
