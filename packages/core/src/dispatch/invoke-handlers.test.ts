@@ -223,7 +223,6 @@ describe('invokeHandlers', () => {
         'openForm',
         'post',
         'react',
-        'showFormErrors',
         'signal',
         'stream',
         'thread',

@@ -1,5 +1,5 @@
-import type { ActionObserver } from '../conversation/context-actions.js';
-import { isFormErrors } from '../conversation/form.js';
+import { type ActionObserver, runAction } from '../conversation/context-actions.js';
+import { type FormErrors, isFormErrors } from '../conversation/form.js';
 import type { ThreadHost } from '../conversation/thread-host.js';
 import { hasErrorCode } from '../errors.js';
 import type { RtEvent } from '../event/event.js';
@@ -220,11 +220,25 @@ class HandlerRun extends RunContext {
   #took(value: unknown): boolean {
     if (this.#delivery.mode === 'deferred' && isFormErrors(value)) {
       // Nobody reads a deferred handler's value: the adapter shows the errors itself.
-      this.#wait(this.showFormErrors(value), FORM_ERRORS_SHOWN);
+      this.#wait(this.#showFormErrors(value), FORM_ERRORS_SHOWN);
       return true;
     }
     if (this.#response === undefined && value !== undefined) this.#response = value;
     return false;
+  }
+
+  /** Hands a deferred form submit's `formErrors(...)` to the adapter (observed like an action). */
+  #showFormErrors(errors: FormErrors): Promise<void> {
+    const signal = this.#controller.signal;
+    const { event } = this.#delivery;
+    return runAction(
+      this.adapter,
+      event,
+      this.#hooks.observeActions,
+      'showFormErrors',
+      signal,
+      (actions) => actions.showFormErrors(event, errors, { signal }),
+    );
   }
 
   #fail(thrown: unknown): void {

@@ -1,7 +1,6 @@
 import type { Adapter, PostedMessage } from '../adapter/adapter.js';
 import type { ContextActions, EphemeralTarget, PostTarget } from '../conversation/actions.js';
 import { type ActionObserver, legacyReply, runAction } from '../conversation/context-actions.js';
-import type { FormErrors } from '../conversation/form.js';
 import type { Message } from '../conversation/message.js';
 import { createThreadContext, type ThreadContext } from '../conversation/thread-context.js';
 import type { ThreadHost } from '../conversation/thread-host.js';
@@ -159,14 +158,6 @@ export class RunContext implements HandlerContext {
     const signal = this.#signal(options);
     return runAction(this.adapter, this.event, this.#observe, 'dm', signal, (actions) =>
       actions.dm(this.event, user, message, { signal }),
-    );
-  }
-
-  /** Hands a deferred form submit's `formErrors(...)` to the adapter (observed like an action). */
-  showFormErrors(errors: FormErrors): Promise<void> {
-    const signal = this.#cancellation.signal;
-    return runAction(this.adapter, this.event, this.#observe, 'showFormErrors', signal, (actions) =>
-      actions.showFormErrors(this.event, errors, { signal }),
     );
   }
 }
