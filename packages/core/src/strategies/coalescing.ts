@@ -22,8 +22,7 @@ class Survivor implements AbortHandler {
   #shutdown: Watch | undefined;
 
   constructor(
-    readonly engine: CoalescingEngine,
-    readonly key: string,
+    /** Its scope's parking place (which knows its engine and key). */
     readonly entry: Entry,
     readonly delivery: Delivery,
     /** Events it superseded on this instance, oldest first. */
@@ -48,7 +47,7 @@ class Survivor implements AbortHandler {
 
   /** Its delivery's life or the shutdown aborted while it was parked. */
   handleAbort(reason: unknown): void {
-    this.engine.left(this, reason);
+    this.entry.engine.left(this, reason);
   }
 }
 
@@ -139,23 +138,17 @@ export class CoalescingEngine {
     const key = delivery.scopeKey;
     const existing = this.#entries.get(key);
     if (existing?.survivor) {
-      this.#supersede(key, existing, delivery, sink);
+      this.#supersede(existing, delivery, sink);
       return;
     }
     const entry = new Entry(this, key);
     this.#entries.set(key, entry);
-    if (!this.#park(key, entry, delivery, NO_SKIPPED, sink)) return;
+    if (!this.#park(entry, delivery, NO_SKIPPED, sink)) return;
     this.#next(entry);
   }
 
   /** Makes `delivery` the survivor of `entry`; false when it left at once (already aborted). */
-  #park(
-    key: string,
-    entry: Entry,
-    delivery: Delivery,
-    skipped: readonly RtEvent[],
-    sink: ResultSink,
-  ): boolean {
+  #park(entry: Entry, delivery: Delivery, skipped: readonly RtEvent[], sink: ResultSink): boolean {
     entry.quietUntil = this.#quietMs > 0 ? Date.now() + this.#quietMs : 0;
     const shutdown = this.#host.shutdownSignal;
     const ended = delivery.controller.aborted
@@ -166,11 +159,11 @@ export class CoalescingEngine {
     if (ended !== undefined) {
       const reason: unknown = ended.reason;
       sink.handled({ outcome: outcomeForAbort(reason), error: reason });
-      this.#empty(key, entry);
+      this.#empty(entry);
       return false;
     }
     // Two watches (its own life, the runtime's shutdown), no cancellation in between.
-    const survivor = new Survivor(this, key, entry, delivery, skipped, sink);
+    const survivor = new Survivor(entry, delivery, skipped, sink);
     entry.survivor = survivor;
     survivor.watch(shutdown);
     return true;
@@ -183,10 +176,10 @@ export class CoalescingEngine {
     survivor.detach();
     entry.survivor = undefined;
     survivor.sink.handled({ outcome: outcomeForAbort(reason), error: reason });
-    this.#empty(survivor.key, entry);
+    this.#empty(entry);
   }
 
-  #supersede(key: string, entry: Entry, delivery: Delivery, sink: ResultSink): void {
+  #supersede(entry: Entry, delivery: Delivery, sink: ResultSink): void {
     const old = entry.survivor!;
     old.detach();
     entry.survivor = undefined;
@@ -195,16 +188,16 @@ export class CoalescingEngine {
       at: Date.now(),
       event: eventRef(old.delivery.event),
       by: eventRef(delivery.event),
-      scope: key,
+      scope: entry.key,
     });
     old.sink.handled({ outcome: 'superseded' });
-    if (!this.#park(key, entry, delivery, [...old.skipped, old.delivery.event], sink)) return;
+    if (!this.#park(entry, delivery, [...old.skipped, old.delivery.event], sink)) return;
   }
 
   /** Removes an entry whose survivor left, ending its loop. */
-  #empty(key: string, entry: Entry): void {
+  #empty(entry: Entry): void {
     if (entry.survivor) return;
-    if (this.#entries.get(key) === entry) this.#entries.delete(key);
+    if (this.#entries.get(entry.key) === entry) this.#entries.delete(entry.key);
     entry.controller.abort();
   }
 
