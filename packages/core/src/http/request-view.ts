@@ -59,8 +59,8 @@ export function nodeRequestView(req: IncomingMessage): HttpRequestView {
   return new NodeRequestView(req);
 }
 
-/** `nodeRequestView`'s view. */
-class NodeRequestView implements HttpRequestView {
+/** `nodeRequestView`'s view (the native shell extends it). */
+export class NodeRequestView implements HttpRequestView {
   readonly #req: IncomingMessage;
 
   constructor(req: IncomingMessage) {

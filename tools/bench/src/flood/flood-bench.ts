@@ -156,12 +156,6 @@ export async function floodBench(options: BenchRunOptions): Promise<BenchSection
       figure: `idle + ${formatMiB(growth)} MiB`,
       met: growth <= 64 * 1024 * 1024,
     });
-    const p99 = m(runs, (r) => r.load.p99ByStatusMs['503'] ?? Number.NaN);
-    targets.push({
-      target: `flood of ${formatCount(size)} at bound ${bound}: rejection p99 < 5 ms`,
-      figure: `${formatFixed(p99, 1)} ms`,
-      met: p99 < 5,
-    });
   }
   const rssPer = perDelivery(rtLifted, (r) => r.end - r.idle);
   const heapPer = perDelivery(rtLifted, (r) => r.heapEnd - r.heapIdle);
@@ -177,6 +171,7 @@ export async function floodBench(options: BenchRunOptions): Promise<BenchSection
       `Unique signed \`app_mention\` deliveries sent as fast as ${connections} keep-alive connections allow (autocannon in its own process); the handler waits 60 s, so every accepted delivery stays in flight; ${options.runs} run(s), medians.`,
       "RSS is the server process's `VmRSS` from `/proc/<pid>/status`, sampled every 20 ms by the benchmark process: idle (after start and a GC, before the flood), peak, end (after the flood and a GC).",
       'Bytes per in-flight delivery = (end RSS - idle RSS) / deliveries in flight; the heap column is `heapUsed` after a GC, end minus idle, per delivery.',
+      "The p99 of a 503 here is closed-loop at full speed (50 senders queueing on the machine's 2 cores): reported, not a target. The rejection-latency target (p99 < 5 ms) is measured open-loop, at a fixed offered rate, by `rejection`.",
     ],
     tables: [
       {

@@ -34,10 +34,14 @@ export const REPOSITORY_TEMPLATES = fileURLToPath(new URL('../../snippets/', imp
  * install): ioredis, OpenTelemetry's API, SDK and Prometheus exporter, the AI SDK (`ai` 7 and
  * `@ai-sdk/openai` 4, as the streaming guide's install line says: its mock is
  * `MockLanguageModelV4`), vitest (the test kit's examples) and `@slack/socket-mode` (the test
- * kit's fake Socket Mode example, whose install line names it). A document that imports another library needs it added here.
+ * kit's fake Socket Mode example, whose install line names it), and `@types/redis-errors`, which
+ * ioredis 6.1's declarations need under `skipLibCheck: false` (ioredis lists it only as a dev
+ * dependency; the state-redis README tells a strict project to add it). A document that imports
+ * another library needs it added here.
  */
 export const DOCS_LIBRARIES = [
   'ioredis',
+  '@types/redis-errors',
   'ai@7',
   '@ai-sdk/openai@4',
   '@opentelemetry/api',
