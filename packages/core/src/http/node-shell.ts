@@ -110,8 +110,8 @@ class AnswerWriter implements TurnTask<ServerResponse, HttpAnswer, ShellRequestV
  * shell, without building a web `Request`, `Response` or stream on the way: headers are read from
  * `req.headers`, the body into one Buffer up to `bodyLimitBytes`, and the answer is written
  * straight to the `ServerResponse` with its `content-length`. Answers that become ready during
- * one turn of the event loop are written together at its end (`runThisTurn`, ADR 0017): a few
- * microseconds later than each was ready, and far cheaper for a busy server. A client gone
+ * one turn of the event loop are written together at its end (`runThisTurn`, ADR 0017): once the
+ * turn's other I/O callbacks are done, and far cheaper for a busy server. A client gone
  * before the answer is simply not written to (its delivery goes on). It never throws and never
  * leaves a request unanswered: a failure while writing (a `Response` whose body errors) is a
  * `request_failed` notice, and a 500, or the socket destroyed once headers are out. A body
