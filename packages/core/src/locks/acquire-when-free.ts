@@ -231,19 +231,18 @@ export function acquireWhenFreeInto(
 }
 
 /**
- * Tries to take the lock on `key` once: resolves the lock, or `null` when someone else holds it.
- * A State failure is no answer to that question, so it is observed and the attempt repeated after
- * the same capped, jittered back-off until the State answers. Rejects with `signal.reason` when
- * the signal aborts (the caller's detach timeout or shutdown deadline); a lock acquired just as
- * the signal aborted is released first. This is what keeps an accepted delivery from ending
- * `failed` over a State outage shorter than its detach timeout.
+ * Tries to take the lock on `key` once, handing `sink` the lock, or `null` when someone else holds
+ * it. A State failure is no answer to that question, so it is observed and the attempt repeated
+ * after the same capped, jittered back-off until the State answers. Gives up with `signal`'s (or
+ * `also`'s) reason when one aborts (the caller's detach timeout or shutdown deadline); a lock
+ * acquired just as it aborted is released first. This is what keeps an accepted delivery from
+ * ending `failed` over a State outage shorter than its detach timeout.
  */
-export function tryAcquireThroughOutage(
+export function tryAcquireThroughOutageInto(
   locks: LockManager,
   key: string,
   options: LockWaitOptions,
-): Promise<HeldLock | null> {
-  return new Promise<HeldLock | null>((resolve, reject) => {
-    new LockAcquisition(locks, key, options, false, { locked: resolve, gaveUp: reject });
-  });
+  sink: LockSink,
+): void {
+  new LockAcquisition(locks, key, options, false, sink);
 }

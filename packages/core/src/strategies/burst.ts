@@ -1,81 +1,11 @@
 import type { Delivery } from '../dispatch/delivery.js';
 import { type InvokeExtras, outcomeForAbort } from '../dispatch/invoke-handlers.js';
-import { acquireWhenFree } from '../locks/acquire-when-free.js';
+import { acquireWhenFreeInto } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
-import {
-  type AbortHandler,
-  Cancellation,
-  type CancelSource,
-  type Watch,
-} from '../util/cancellation.js';
-import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
-
-/**
- * One member of a batch: its delivery and how to settle it. It is its own abort handler on its
- * delivery's life (one list node, no closure).
- */
-class Member implements AbortHandler {
-  #watch: Watch | undefined;
-
-  constructor(
-    readonly batch: Batch,
-    readonly delivery: Delivery,
-    readonly settle: (result: HandledResult) => void,
-  ) {}
-
-  /** Starts watching its delivery's life (not aborted yet: the caller checked). */
-  watch(): void {
-    this.#watch = Cancellation.watch(this.delivery.controller, this);
-  }
-
-  unwatch(): void {
-    if (this.#watch !== undefined) Cancellation.unwatch(this.#watch);
-    this.#watch = undefined;
-  }
-
-  /** Its delivery's life ended before the batch ran. */
-  handleAbort(): void {
-    this.batch.strategy.left(this);
-  }
-}
-
-/**
- * A batch of one scope: open while it accepts members, then closed until its handler ran. It is
- * its own abort handler on the runtime's shutdown.
- */
-class Batch implements AbortHandler {
-  /** Members in arrival order; a member whose life ends before the handler starts is removed. */
-  readonly members: Member[] = [];
-  /** Ends the batch's lock wait: at shutdown, or when the last member left. */
-  readonly controller = new Cancellation();
-  /** The window's timer while the batch is open. */
-  timer: ReturnType<typeof setTimeout> | undefined;
-  /** Set when the handler starts or the batch ended without running. */
-  settled = false;
-  /** Its run, once closed: the scope's next batch runs after it. */
-  done: Promise<void> | undefined;
-  #shutdown: Watch | undefined;
-
-  constructor(
-    readonly strategy: BurstStrategy,
-    readonly key: string,
-  ) {}
-
-  watchShutdown(shutdown: CancelSource): void {
-    this.#shutdown = Cancellation.watch(shutdown, this);
-  }
-
-  unwatchShutdown(): void {
-    if (this.#shutdown !== undefined) Cancellation.unwatch(this.#shutdown);
-    this.#shutdown = undefined;
-  }
-
-  /** Shutdown started before the batch ran. */
-  handleAbort(reason: unknown): void {
-    this.strategy.shutDown(this, reason);
-  }
-}
+import { TimerWheel } from '../util/timer-wheel.js';
+import { Batch, Member } from './burst-records.js';
+import type { ConcurrencyStrategy, ResultSink, StrategyHost } from './strategy.js';
 
 /**
  * `burst`: deliveries for a scope arriving within `burstWindowMs` of a batch's first member form
@@ -88,19 +18,24 @@ class Batch implements AbortHandler {
  * batch still runs; shutdown ends every batch not yet running, for all its members, with
  * `shutdown`. Once the handler runs, any member's signal ending ends the run for the batch.
  *
- * Per delivery: one member record; per batch: one record with its cancellation and its window's
- * timer (a shared callback); no frame stays suspended while the handler runs.
+ * Per delivery: one member record; per batch: one record with its cancellation, which is also its
+ * window's timer on the strategy's timer wheel (one armed `setTimeout` for every open batch, kept
+ * alive: an open batch is accepted work) and the sink of its lock wait and handler run; no frame
+ * stays suspended, no promise of the strategy's own.
  */
 export class BurstStrategy implements ConcurrencyStrategy {
   readonly name = 'burst' as const;
   readonly #host: StrategyHost;
   /** The open batch per scope. */
   readonly #open = new Map<string, Batch>();
-  /** Per scope, its last closed batch that has not finished, so batches run in order. */
+  /**
+   * Per scope, its last closed batch that has not finished: the scope's closed batches form a
+   * chain (`successor`) from the one running to this one.
+   */
   readonly #last = new Map<string, Batch>();
+  /** Where every open batch's window waits; not unref'd: an open batch is accepted work. */
+  readonly #windows = new TimerWheel({ keepAlive: true });
   #parked = 0;
-  /** The window's timer callback, shared by every batch. */
-  readonly #windowDue = (batch: Batch): void => this.#close(batch);
 
   constructor(host: StrategyHost) {
     this.#host = host;
@@ -112,31 +47,32 @@ export class BurstStrategy implements ConcurrencyStrategy {
   }
 
   run(delivery: Delivery): Promise<HandledResult> {
-    return new Promise<HandledResult>((settle) => {
-      const own = delivery.controller;
-      const shutdown = this.#host.shutdownSignal;
-      const ended = shutdown.aborted ? shutdown : own.aborted ? own : undefined;
-      if (ended !== undefined) {
-        const reason: unknown = ended.reason;
-        settle({ outcome: outcomeForAbort(reason), error: reason });
-        return;
-      }
-      const key = delivery.scopeKey;
-      const batch = this.#open.get(key) ?? this.#openBatch(key);
-      const member = new Member(batch, delivery, settle);
-      member.watch();
-      batch.members.push(member);
-      this.#parked += 1;
-      if (batch.members.length >= this.#host.config.maxBatch) this.#close(batch);
-    });
+    return new Promise<HandledResult>((handled) => this.start(delivery, { handled }));
+  }
+
+  start(delivery: Delivery, sink: ResultSink): void {
+    const own = delivery.controller;
+    const shutdown = this.#host.shutdownSignal;
+    const ended = shutdown.aborted ? shutdown : own.aborted ? own : undefined;
+    if (ended !== undefined) {
+      const reason: unknown = ended.reason;
+      sink.handled({ outcome: outcomeForAbort(reason), error: reason });
+      return;
+    }
+    const key = delivery.scopeKey;
+    const batch = this.#open.get(key) ?? this.#openBatch(key);
+    const member = new Member(batch, delivery, sink);
+    member.watch();
+    batch.members.push(member);
+    this.#parked += 1;
+    if (batch.members.length >= this.#host.config.maxBatch) this.close(batch);
   }
 
   #openBatch(key: string): Batch {
     const batch = new Batch(this, key);
     // A batch that has not started ends for every member when shutdown starts.
     batch.watchShutdown(this.#host.shutdownSignal);
-    // Not unref'd: an open batch is accepted work and keeps the process alive.
-    batch.timer = setTimeout(this.#windowDue, this.#host.config.burstWindowMs, batch);
+    this.#windows.schedule(batch, this.#host.config.burstWindowMs);
     this.#open.set(key, batch);
     return batch;
   }
@@ -144,7 +80,7 @@ export class BurstStrategy implements ConcurrencyStrategy {
   /** @internal Shutdown started before `batch` ran: it ends for every member left. */
   shutDown(batch: Batch, reason: unknown): void {
     if (this.#open.get(batch.key) === batch) this.#open.delete(batch.key);
-    clearTimeout(batch.timer);
+    this.#windows.cancel(batch);
     this.#finish(batch, { outcome: outcomeForAbort(reason), error: reason });
     batch.controller.abort(reason); // stops a lock wait
   }
@@ -158,46 +94,52 @@ export class BurstStrategy implements ConcurrencyStrategy {
     member.unwatch();
     this.#parked -= 1;
     const reason: unknown = member.delivery.controller.reason;
-    member.settle({ outcome: outcomeForAbort(reason), error: reason });
+    member.sink.handled({ outcome: outcomeForAbort(reason), error: reason });
     if (batch.members.length === 0) {
       if (this.#open.get(batch.key) === batch) this.#open.delete(batch.key);
-      clearTimeout(batch.timer);
+      this.#windows.cancel(batch);
       batch.settled = true;
       batch.unwatchShutdown();
       batch.controller.abort(); // stops a lock wait; nobody is left to settle
     }
   }
 
-  /** Stops accepting members and runs the batch after the scope's earlier batches. */
-  #close(batch: Batch): void {
+  /**
+   * @internal Stops accepting members (its window ended, or `maxBatch` was reached) and runs the
+   * batch after the scope's earlier batches.
+   */
+  close(batch: Batch): void {
     const { key } = batch;
     if (this.#open.get(key) !== batch) return;
     this.#open.delete(key);
-    clearTimeout(batch.timer);
+    this.#windows.cancel(batch);
     const previous = this.#last.get(key);
     this.#last.set(key, batch);
-    batch.done =
-      previous?.done === undefined
-        ? this.#runBatch(batch)
-        : previous.done.then(() => this.#runBatch(batch));
+    if (previous === undefined) this.#acquire(batch);
+    else previous.successor = batch;
   }
 
-  async #runBatch(batch: Batch): Promise<void> {
-    if (batch.settled) return this.#ran(batch);
-    let lock: HeldLock;
-    try {
-      lock = await acquireWhenFree(this.#host.locks, batch.key, {
-        initialMs: this.#host.config.lockPollInitialMs,
-        maxMs: this.#host.config.lockPollMaxMs,
+  /** The batch's turn came: it waits for its scope's lock (through `locked` or `gaveUp`). */
+  #acquire(batch: Batch): void {
+    const host = this.#host;
+    acquireWhenFreeInto(
+      host.locks,
+      batch.key,
+      {
+        initialMs: host.config.lockPollInitialMs,
+        maxMs: host.config.lockPollMaxMs,
         signal: batch.controller,
-        observe: this.#host.observe,
-      });
-    } catch {
-      return this.#ran(batch); // the batch ended while waiting; its members have their outcome
-    }
+        observe: host.observe,
+      },
+      batch,
+    );
+  }
+
+  /** @internal `batch` holds its scope's lock: its handler runs, unless it ended meanwhile. */
+  locked(batch: Batch, lock: HeldLock): void {
     if (batch.settled) {
-      await lock.release();
-      return this.#ran(batch);
+      lock.release().then(() => this.ran(batch));
+      return;
     }
     // The handler starts: members are no longer parked, and shutdown no longer ends them at once.
     const { members } = batch;
@@ -205,26 +147,37 @@ export class BurstStrategy implements ConcurrencyStrategy {
     batch.settled = true;
     batch.unwatchShutdown();
     for (const member of members) member.unwatch();
-    // Continued by callbacks, not awaited: no frame of this function stays suspended while the
-    // handler runs. The lock is released before any member is settled, whatever happened.
-    const held = lock;
-    return this.#host.invoke(members[0]!.delivery, runExtras(held, members)).then(
-      (result) =>
-        held.release().then(() => {
-          for (const member of members) member.settle(result);
-          this.#ran(batch);
-        }),
-      (error: unknown) =>
-        held.release().then(() => {
-          this.#ran(batch);
-          throw error;
-        }),
-    );
+    batch.lock = lock;
+    this.#host.start(members[0]!.delivery, runExtras(lock, members), batch);
   }
 
-  /** The batch finished: a later batch of its scope no longer waits for it. */
-  #ran(batch: Batch): void {
-    if (this.#last.get(batch.key) === batch) this.#last.delete(batch.key);
+  /**
+   * @internal The batch's handler run ended: its lock is released before any member gets the
+   * batch's result, whatever happened; then the scope's next batch may run.
+   */
+  handled(batch: Batch, result: HandledResult): void {
+    batch.lock!.release().then(() => {
+      for (const member of batch.members) member.sink.handled(result);
+      this.ran(batch);
+    });
+  }
+
+  /**
+   * @internal The batch finished (ran, or ended while waiting): the scope's next closed batch
+   * that has not ended meanwhile takes its turn; with none left, the scope has no closed batch.
+   * Once shutdown started none does: every batch not yet running ends through its own watch.
+   */
+  ran(batch: Batch): void {
+    const stopping = this.#host.shutdownSignal.aborted;
+    let next = batch.successor;
+    batch.successor = undefined;
+    while (next !== undefined && (next.settled || stopping)) {
+      const after = next.successor;
+      next.successor = undefined;
+      next = after;
+    }
+    if (next !== undefined) this.#acquire(next);
+    else this.#last.delete(batch.key);
   }
 
   /** Ends a batch that never started: every member left gets `result`. */
@@ -235,7 +188,7 @@ export class BurstStrategy implements ConcurrencyStrategy {
     batch.unwatchShutdown();
     for (const member of batch.members) {
       member.unwatch();
-      member.settle(result);
+      member.sink.handled(result);
     }
   }
 }

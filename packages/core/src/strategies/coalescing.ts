@@ -10,7 +10,7 @@ import {
   type CancelSource,
   type Watch,
 } from '../util/cancellation.js';
-import { delay } from '../util/signals.js';
+import { TimerWheel, WheelTimer } from '../util/timer-wheel.js';
 import type { ResultSink, StrategyHost } from './strategy.js';
 
 /**
@@ -75,11 +75,17 @@ const RESOLVED = Promise.resolve();
 /** What a survivor that superseded nothing carries (frozen, shared: `ctx.skipped` is readonly). */
 const NO_SKIPPED: readonly RtEvent[] = Object.freeze([]);
 
+/** A debounce entry's quiet window ended: it takes its next step (one function for all). */
+function quietOver(entry: Entry): void {
+  entry.engine.next(entry);
+}
+
 /**
- * One scope's parking place, and the sink of the lock acquisition it waits on: one record.
- * Exists while a survivor waits; deleted when it runs or leaves.
+ * One scope's parking place, the sink of the lock acquisition it waits on, and (debounce) the
+ * timer of its quiet window on the engine's wheel: one record. Exists while a survivor waits;
+ * deleted when it runs or leaves.
  */
-class Entry implements LockSink {
+class Entry extends WheelTimer<Entry> implements LockSink {
   survivor: Survivor | undefined = undefined;
   /** Epoch ms before which the survivor must not start (debounce window; 0 for queue). */
   quietUntil = 0;
@@ -89,7 +95,9 @@ class Entry implements LockSink {
   constructor(
     readonly engine: CoalescingEngine,
     readonly key: string,
-  ) {}
+  ) {
+    super(quietOver);
+  }
 
   /**
    * Its lock was granted: handed on one microtask later, as when the scope's wait was an async
@@ -117,6 +125,11 @@ export class CoalescingEngine {
   readonly #host: StrategyHost;
   readonly #quietMs: number;
   readonly #entries = new Map<string, Entry>();
+  /**
+   * Where debounce's quiet windows wait (one armed `setTimeout` for all); not unref'd: a parked
+   * survivor is accepted work and keeps the process alive.
+   */
+  readonly #windows = new TimerWheel({ keepAlive: true });
 
   /** `quietMs` 0 is queue; above 0 is debounce's window. */
   constructor(host: StrategyHost, quietMs: number) {
@@ -144,7 +157,7 @@ export class CoalescingEngine {
     const entry = new Entry(this, key);
     this.#entries.set(key, entry);
     if (!this.#park(entry, delivery, NO_SKIPPED, sink)) return;
-    this.#next(entry);
+    this.next(entry);
   }
 
   /** Makes `delivery` the survivor of `entry`; false when it left at once (already aborted). */
@@ -198,22 +211,23 @@ export class CoalescingEngine {
   #empty(entry: Entry): void {
     if (entry.survivor) return;
     if (this.#entries.get(entry.key) === entry) this.#entries.delete(entry.key);
+    this.#windows.cancel(entry);
     entry.controller.abort();
   }
 
   /**
-   * The entry's next step, continued by callbacks (no frame suspended while it waits): debounce
-   * waits until its quiet window (restarted by supersession) has passed, then the entry takes its
-   * scope's lock when it frees (`locked`). Once its controller aborts (the entry emptied) every
-   * wait ends and nothing runs.
+   * @internal The entry's next step, continued by callbacks (no frame suspended while it waits):
+   * debounce waits until its quiet window (restarted by supersession) has passed, on the
+   * engine's wheel, then the entry takes its scope's lock when it frees (`locked`). Once the
+   * entry emptied its window is cancelled and its controller aborted: every wait ends and
+   * nothing runs.
    */
-  #next(entry: Entry): void {
+  next(entry: Entry): void {
+    if (entry.controller.aborted) return; // emptied meanwhile (during a lock release)
     const left = this.#quietLeft(entry);
     if (left > 0) {
-      delay(left, entry.controller).then(
-        () => this.#next(entry),
-        () => {},
-      );
+      // The lane of the full window: deadlines of one window length stay in order.
+      this.#windows.schedule(entry, left, this.#quietMs);
       return;
     }
     acquireWhenFreeInto(
@@ -234,7 +248,7 @@ export class CoalescingEngine {
     if (entry.quietUntil > Date.now()) {
       // A newer delivery arrived while we waited for the lock: its quiet window runs without
       // the lock held, so other instances are not blocked by a scope that is only waiting.
-      lock.release().then(() => this.#next(entry));
+      lock.release().then(() => this.next(entry));
       return;
     }
     const survivor = entry.survivor;

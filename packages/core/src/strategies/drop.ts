@@ -1,14 +1,21 @@
 import type { Delivery } from '../dispatch/delivery.js';
-import { outcomeForAbort } from '../dispatch/invoke-handlers.js';
+import { outcomeForAbort, type RunSink } from '../dispatch/invoke-handlers.js';
 import { eventRef } from '../event/event.js';
-import { tryAcquireThroughOutage } from '../locks/acquire-when-free.js';
+import { type LockSink, tryAcquireThroughOutageInto } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
-import type { ConcurrencyStrategy, StrategyHost } from './strategy.js';
+import type { ConcurrencyStrategy, ResultSink, StrategyHost } from './strategy.js';
 
 /**
  * `drop`: try the Thread Lock once; when another delivery holds it, the outcome is `dropped` and a
  * `lock_conflict` observation fires. Slots cover running tails only.
+ *
+ * The lock is taken once, the handlers run under it and it is released before the result is
+ * passed on, whatever happened. A State failure while acquiring is retried with the configured
+ * back-off until the State answers, the delivery's signal aborts (detach timeout: `timed-out`) or
+ * shutdown starts (`shutdown`, at once, even with a State call in flight): an accepted delivery
+ * never ends `failed` without its handler having run. Per delivery: one record (`DropRun`) that
+ * is the sink of its lock acquisition and of its handler run; no async frame, no closure.
  */
 export class DropStrategy implements ConcurrencyStrategy {
   readonly name = 'drop' as const;
@@ -20,7 +27,60 @@ export class DropStrategy implements ConcurrencyStrategy {
   }
 
   run(delivery: Delivery): Promise<HandledResult> {
-    return runLocked(this.#host, delivery, droppedOnConflict);
+    return new Promise<HandledResult>((handled) => this.start(delivery, { handled }));
+  }
+
+  start(delivery: Delivery, sink: ResultSink): void {
+    const host = this.#host;
+    // Until the handler starts, shutdown ends the delivery at once (docs/contract.md §7, step 3).
+    tryAcquireThroughOutageInto(
+      host.locks,
+      delivery.scopeKey,
+      {
+        initialMs: host.config.lockPollInitialMs,
+        maxMs: host.config.lockPollMaxMs,
+        signal: delivery.controller,
+        also: host.shutdownSignal,
+        observe: host.observe,
+      },
+      new DropRun(host, delivery, sink),
+    );
+  }
+}
+
+/** One delivery of `drop`, from its lock acquisition to its result. */
+class DropRun implements LockSink, RunSink {
+  #lock: HeldLock | undefined;
+
+  constructor(
+    readonly host: StrategyHost,
+    readonly delivery: Delivery,
+    readonly sink: ResultSink,
+  ) {}
+
+  /** The lock, or `null`: held elsewhere, so the delivery is dropped. */
+  locked(lock: HeldLock | null): void {
+    if (lock === null) {
+      this.sink.handled(droppedOnConflict(this.host, this.delivery));
+      return;
+    }
+    this.#lock = lock;
+    this.host.start(this.delivery, { lock }, this);
+  }
+
+  /** The delivery's life or the runtime ended before the lock was taken. */
+  gaveUp(reason: unknown): void {
+    this.sink.handled({ outcome: outcomeForAbort(reason), error: reason });
+  }
+
+  /** The handlers ended: the lock is released, then the result passed on. */
+  handled(result: HandledResult): void {
+    this.#lock!.release().then(() => this.sink.handled(result));
+  }
+
+  /** A hook threw: the delivery ends `failed` the same way. */
+  threw(error: unknown): void {
+    this.handled({ outcome: 'failed', error });
   }
 }
 
@@ -33,43 +93,4 @@ function droppedOnConflict(host: StrategyHost, delivery: Delivery): HandledResul
     lockKey: delivery.scopeKey,
   });
   return { outcome: 'dropped' };
-}
-
-/**
- * Takes the lock on the delivery's scope once, runs its handlers under it and releases it
- * afterwards. `onConflict` decides the result when the lock is held elsewhere. A State
- * failure while acquiring is retried with the configured back-off until the State answers, the
- * delivery's signal aborts (detach timeout: `timed-out`) or shutdown starts (`shutdown`, at once,
- * even with a State call in flight): an accepted delivery never ends `failed` without its handler
- * having run.
- */
-export async function runLocked(
-  host: StrategyHost,
-  delivery: Delivery,
-  onConflict: (host: StrategyHost, delivery: Delivery) => HandledResult | Promise<HandledResult>,
-): Promise<HandledResult> {
-  // Until the handler starts, shutdown ends the delivery at once (docs/contract.md §7, step 3).
-  let lock: HeldLock | null;
-  try {
-    lock = await tryAcquireThroughOutage(host.locks, delivery.scopeKey, {
-      initialMs: host.config.lockPollInitialMs,
-      maxMs: host.config.lockPollMaxMs,
-      signal: delivery.controller,
-      also: host.shutdownSignal,
-      observe: host.observe,
-    });
-  } catch (reason) {
-    return { outcome: outcomeForAbort(reason), error: reason };
-  }
-  if (lock === null) return onConflict(host, delivery);
-  // Continued by callbacks, not awaited: no frame of this function stays suspended while the
-  // handler runs. The lock is released before the result is passed on, whatever happened.
-  const held = lock;
-  return host.invoke(delivery, { lock: held }).then(
-    (result) => held.release().then(() => result),
-    (error: unknown) =>
-      held.release().then(() => {
-        throw error;
-      }),
-  );
 }

@@ -10,6 +10,7 @@ describe('parked work keeps the process alive', () => {
   it.each([
     ['burst', 'burst handled=1 outcomes=completed,completed'],
     ['queue', 'queue handled=1 outcomes=superseded,completed'],
+    ['debounce', 'debounce handled=1 outcomes=superseded,completed'],
   ])('a process whose only pending work is a %s waiter finishes it', async (strategy, expected) => {
     const { stdout } = await run(
       process.execPath,

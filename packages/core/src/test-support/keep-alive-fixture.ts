@@ -1,18 +1,25 @@
 /**
- * Run as its own process by keep-alive.test.ts: accepted work parked in a burst window or waiting
- * for a lock held elsewhere must keep the process alive until it settles.
+ * Run as its own process by keep-alive.test.ts: accepted work parked in a burst or debounce window
+ * or waiting for a lock held elsewhere must keep the process alive until it settles.
  */
 import { createRuntime } from '../runtime/create-runtime.js';
 import { createTestAdapter } from './test-adapter.js';
 import { TestState } from './test-state.js';
 
-const strategy = process.argv[2] === 'queue' ? 'queue' : 'burst';
+const named = process.argv[2];
+const strategy = named === 'queue' || named === 'debounce' ? named : 'burst';
 const state = new TestState();
 const adapter = createTestAdapter();
 const runtime = createRuntime({
   state,
   adapters: [adapter],
-  concurrency: { strategy, burstWindowMs: 100, lockPollInitialMs: 20, lockPollMaxMs: 50 },
+  concurrency: {
+    strategy,
+    burstWindowMs: 100,
+    debounceMs: 100,
+    lockPollInitialMs: 20,
+    lockPollMaxMs: 50,
+  },
 });
 let handled = 0;
 runtime.onMessage(() => {

@@ -116,4 +116,19 @@ describe('TimerWheel', () => {
       spy.mockRestore();
     }
   });
+
+  it('arms a timeout that keeps the process alive when built with keepAlive', () => {
+    vi.useRealTimers();
+    const unref = vi.fn();
+    const spy = vi
+      .spyOn(globalThis, 'setTimeout')
+      .mockReturnValue({ unref } as unknown as ReturnType<typeof setTimeout>);
+    try {
+      new TimerWheel({ keepAlive: true }).schedule(new WheelTimer(() => {}, undefined), 1000);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(unref).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });

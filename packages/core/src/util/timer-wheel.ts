@@ -5,8 +5,10 @@
  * Timers sit in lanes, one per nominal duration (every detach timeout shares one lane, every
  * renewal another), each a doubly linked list kept in deadline order. Deadlines of one duration
  * are scheduled in rising order, so inserting is O(1) in practice (a walk back from the tail
- * covers the rare out-of-order one) and cancelling is always O(1). The wheel keeps one `unref`ed
- * `setTimeout` armed for the earliest deadline among the lanes' heads.
+ * covers the rare out-of-order one) and cancelling is always O(1). The wheel keeps one
+ * `setTimeout` armed for the earliest deadline among the lanes' heads, `unref`ed unless the wheel
+ * was built with `keepAlive` (a wheel of accepted work's own waits, which must keep the process
+ * alive while one is armed).
  *
  * Timing is exact, not bucketed: a timer fires once `Date.now()` reached its deadline, from the
  * one `setTimeout` that was armed for it, so fake timers (`vi.useFakeTimers()`) drive it like a
@@ -56,8 +58,15 @@ class Lane {
   tail: WheelTimer | undefined;
 }
 
+/** How a `TimerWheel` arms its `setTimeout`. */
+export interface TimerWheelOptions {
+  /** Keep the process alive while a timer is scheduled (default false: `unref`ed). */
+  readonly keepAlive?: boolean;
+}
+
 /** See the module comment. */
 export class TimerWheel {
+  readonly #keepAlive: boolean;
   readonly #lanes = new Map<number, Lane>();
   #size = 0;
   #seq = 0;
@@ -66,6 +75,10 @@ export class TimerWheel {
   /** The deadline the armed `setTimeout` is for. */
   #armedFor = Number.POSITIVE_INFINITY;
   readonly #fire = (): void => this.#onTimeout();
+
+  constructor(options: TimerWheelOptions = {}) {
+    this.#keepAlive = options.keepAlive === true;
+  }
 
   /** Timers scheduled now. */
   get size(): number {
@@ -146,7 +159,7 @@ export class TimerWheel {
     this.#armedFor = deadline;
     this.#clear = clearTimeout;
     this.#handle = setTimeout(this.#fire, Math.max(0, deadline - Date.now()));
-    this.#handle.unref?.();
+    if (!this.#keepAlive) this.#handle.unref?.();
   }
 
   #disarm(): void {
