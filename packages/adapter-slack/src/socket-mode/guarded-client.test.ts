@@ -1,3 +1,5 @@
+import { Socket } from 'node:net';
+import { startFakeSocketMode } from '@rt/testing/slack';
 import { ErrorCode } from '@slack/socket-mode';
 import { describe, expect, it } from 'vitest';
 import {
@@ -114,5 +116,37 @@ describe('GuardedSocketModeClient', () => {
     // Emits after a failed envelope are the library's own again.
     await p.client.feed(JSON.stringify({ type: 'hello' }));
     expect(p.emitted).toEqual(['connected']);
+  });
+
+  it('reaches the socket under the open WebSocket, which its acks are batched on, and none once closed', async () => {
+    const fake = await startFakeSocketMode({ redeliverAfterMs: false });
+    const handlerErrors: unknown[] = [];
+    const client = new GuardedSocketModeClient(
+      {
+        appToken: 'xapp-1-test',
+        autoReconnectEnabled: false,
+        logger: loggerBridge('error', () => {}),
+        clientOptions: { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } },
+      },
+      {
+        onEnvelope: () => {},
+        onUnreadable: () => {},
+        onDisconnectFrame: () => {},
+        onHandlerError: (error) => handlerErrors.push(error),
+      },
+    );
+    try {
+      expect(client.rawSocket).toBeUndefined();
+      await client.start();
+      const socket = client.rawSocket;
+      expect(socket).toBeInstanceOf(Socket);
+      expect(socket?.destroyed).toBe(false);
+      expect(socket?.remotePort).toBe(Number(new URL(fake.apiUrl).port));
+      await client.disconnect();
+      expect(client.rawSocket).toBeUndefined();
+      expect(handlerErrors).toEqual([]);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { SocketModeClient, type SocketModeOptions } from '@slack/socket-mode';
 
 /** One envelope as Slack sent it (a JSON object that is neither `hello` nor `disconnect`). */
@@ -125,6 +126,18 @@ export class GuardedSocketModeClient extends SocketModeClient {
     this.#reading = undefined;
     this.#watcher.onEnvelope(envelope, (args[0] as { ack: EnvelopeAck }).ack);
     return true;
+  }
+
+  /**
+   * The TCP (or TLS) socket under the open WebSocket, when the library's own connector made it:
+   * 3.x captures it as `SlackWebSocket.defaultSocket` (private there, so read defensively; a
+   * library without it gives `undefined`, and only the batching of writes is lost).
+   */
+  get rawSocket(): Socket | undefined {
+    const socket = (this.websocket as { defaultSocket?: unknown } | undefined)?.defaultSocket;
+    return typeof socket === 'object' && socket !== null && 'cork' in socket
+      ? (socket as Socket)
+      : undefined;
   }
 
   /** The frame as a JSON object, or `undefined` (reported) to drop it. */

@@ -19,6 +19,7 @@ import {
 import { InFlightCount } from './in-flight.js';
 import { loggerBridge } from './logger-bridge.js';
 import type { ResolvedSocketModeOptions } from './options.js';
+import { TurnCork } from './turn-cork.js';
 
 const SOURCES: ReadonlySet<unknown> = new Set(['events_api', 'slash_commands', 'interactive']);
 
@@ -57,6 +58,8 @@ export class SocketModeTransport {
   readonly #loop: ConnectionLoop;
   /** Envelopes read and not yet answered (each bounded by `ackDeadlineMs`). */
   readonly #inFlight = new InFlightCount();
+  /** The acks of one event-loop turn leave in one write. */
+  readonly #cork = new TurnCork();
   #stopped: Promise<void> | undefined;
 
   constructor(core: SlackCoreDeps, options: ResolvedSocketModeOptions) {
@@ -121,11 +124,16 @@ export class SocketModeTransport {
     } catch (error) {
       failure = { error };
     }
-    // Synchronously after the last owed ack was written: no envelope is read in between.
+    // Synchronously after the last owed ack was written: no envelope is read in between, and
+    // the acks held for this turn leave before the close frame.
+    this.#cork.flush();
     const closed = this.#loop.stop();
     // The client waits up to 30 s for Slack's close frame; at the step's deadline a second
     // disconnect terminates the socket instead, so nothing outlives the runtime's shutdown.
-    const force = () => void this.#client.disconnect();
+    const force = () => {
+      this.#cork.flush();
+      void this.#client.disconnect();
+    };
     if (signal.aborted) force();
     else signal.addEventListener('abort', force, { once: true });
     try {
@@ -173,6 +181,7 @@ export class SocketModeTransport {
         return;
       }
       try {
+        this.#cork.hold(this.#client.rawSocket);
         await ack(action.payload);
       } catch (error) {
         notice('ack_failed', detailOf(envelope), error);

@@ -2,7 +2,8 @@
  * The adapter kit (`@rt/core/adapter`): what every platform adapter needs to answer within an
  * acknowledgement deadline (and the options that configure it), classify refusals, run bounded
  * follow-ups, emit typed notices, guard `attach` and sequence start/stop/drain; the one HTTP flow
- * with its two shells (native `node:http` listener, web-standard handler); the `RuntimeHandle` a
+ * with its two shells (native `node:http` listener, web-standard handler) and the per-turn batch
+ * the native one writes its answers through (`runThisTurn`); the `RuntimeHandle` a
  * runtime gives an adapter, the dispatch result types, the HTTP body readers and the mark-key
  * form for secondary event identities.
  */
@@ -61,6 +62,7 @@ export {
 } from '../http/read-body.js';
 export { discardNodeBody, readNodeBody } from '../http/read-node-body.js';
 export { type HttpRequestView, nodeRequestView, webRequestView } from '../http/request-view.js';
+export { runThisTurn, type TurnTask } from '../http/turn-batch.js';
 export { createFetchHandler, type FetchHandler, toResponse } from '../http/web-shell.js';
 export { installationMarkKey } from '../state/mark-keys.js';
 export type { CancelSource } from '../util/cancellation.js';
