@@ -3,7 +3,7 @@
  * on the same port. Never part of the build.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +55,7 @@ export interface StartRedisServerOptions {
 }
 
 /**
- * Starts `redis-server` from PATH on a free port (found by binding port 0 first), without
+ * Starts `redis-server` from PATH on a free port below the ephemeral range (`freePort`), without
  * persistence (`--save "" --appendonly no`). Fails with an install hint when it cannot.
  */
 export async function startRedisServer(
@@ -104,16 +104,52 @@ export async function startRedisServer(
   };
 }
 
+/**
+ * A free port below the kernel's range of ephemeral ports (read from /proc). The server restarts
+ * on its own port in the outage tests, and while it is down a client retrying its loopback
+ * connection could be handed that very port as its own source port (a TCP self-connect), or
+ * another process's outgoing connection could take it: the restart would then fail with "Address
+ * already in use". A port outside the range is never picked for an outgoing connection. Falls
+ * back to the kernel's choice (`bind(0)`) where the range leaves no room below it.
+ */
 async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  if (low > LOWEST_PORT + 1000) {
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const port = LOWEST_PORT + Math.floor(Math.random() * (low - LOWEST_PORT));
+      if ((await bindOnce(port)) !== undefined) return port;
+    }
+  }
+  const port = await bindOnce(0);
+  if (port === undefined) throw new Error('no port from bind(0)');
+  return port;
+}
+
+/** Ports below this are left to the machine's own services. */
+const LOWEST_PORT = 10_000;
+
+/** The first port of the kernel's ephemeral range (Linux's default when unreadable). */
+function ephemeralLow(): number {
+  try {
+    const range = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8');
+    const low = Number.parseInt(range.trim().split(/\s+/)[0] ?? '', 10);
+    return Number.isInteger(low) ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/** Binds `port` on 127.0.0.1 and closes it again: the port bound, or `undefined` when taken. */
+async function bindOnce(port: number): Promise<number | undefined> {
   const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+  const bound = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
   });
+  if (!bound) return undefined;
   const address = server.address();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port from bind(0)');
-  return address.port;
+  return address === null || typeof address === 'string' ? undefined : address.port;
 }
 
 /** Spawns the server and resolves once it accepts connections. */
