@@ -23,6 +23,12 @@ async function received(chunks: Buffer[], bytes: number): Promise<void> {
 
 describe('TurnCork', () => {
   let opened: { socket: Socket; server: Server } | undefined;
+  /** A loopback pair closed after the test: its client socket, and what the server read. */
+  async function open(): Promise<{ socket: Socket; chunks: Buffer[] }> {
+    const { socket, chunks, server } = await pair();
+    opened = { socket, server };
+    return { socket, chunks };
+  }
   afterEach(async () => {
     vi.useRealTimers();
     opened?.socket.destroy();
@@ -31,8 +37,7 @@ describe('TurnCork', () => {
   });
 
   it('holds the writes of one turn back and lets them leave together when it ends', async () => {
-    const { socket, chunks, server } = await pair();
-    opened = { socket, server };
+    const { socket, chunks } = await open();
     const cork = new TurnCork();
     const frames = ['{"envelope_id":"1"}', '{"envelope_id":"2"}', '{"envelope_id":"3"}'];
     for (const frame of frames) {
@@ -49,8 +54,7 @@ describe('TurnCork', () => {
   });
 
   it('corks again on the next turn', async () => {
-    const { socket, server } = await pair();
-    opened = { socket, server };
+    const { socket } = await open();
     const cork = new TurnCork();
     cork.hold(socket);
     await endOfTurn();
@@ -61,8 +65,7 @@ describe('TurnCork', () => {
   });
 
   it('ends the turn with fake timers installed: what it holds is I/O, never held by fake time', async () => {
-    const { socket, server } = await pair();
-    opened = { socket, server };
+    const { socket } = await open();
     vi.useFakeTimers();
     const cork = new TurnCork();
     cork.hold(socket);
@@ -72,8 +75,7 @@ describe('TurnCork', () => {
   });
 
   it('leaves a destroyed socket, or none, alone', async () => {
-    const { socket, server } = await pair();
-    opened = { socket, server };
+    const { socket } = await open();
     socket.destroy();
     const cork = new TurnCork();
     cork.hold(socket);
@@ -84,8 +86,7 @@ describe('TurnCork', () => {
   });
 
   it('lets what it holds leave at once on flush, and takes back only the cork it added', async () => {
-    const { socket, server } = await pair();
-    opened = { socket, server };
+    const { socket } = await open();
     socket.cork(); // someone else's cork
     const cork = new TurnCork();
     cork.hold(socket);

@@ -1,8 +1,9 @@
 /**
- * How a `drop` run and a `burst` batch end through their sinks: the lease is released before the
- * result is handed on, and a run whose hook threw still ends its deliveries (`failed`), never
- * leaving one unsettled; a burst scope's next batch still runs after it. Driven with a hand-built
- * strategy host, since the runtime's own hooks never throw.
+ * How the runs of the lock-taking strategies end through their sinks (a `queue` survivor's, a
+ * `drop` delivery's, a `burst` batch's): the lease is released before the result is handed on, and
+ * a run whose hook threw still ends its deliveries (`failed`), never leaving one unsettled; a
+ * burst scope's next batch still runs after it. Driven with a hand-built strategy host, since the
+ * runtime's own hooks never throw.
  */
 import { describe, expect, it } from 'vitest';
 import { type Delivery, newDelivery } from '../dispatch/delivery.js';
@@ -13,6 +14,7 @@ import { createTestAdapter, makeEvent } from '../test-support/test-adapter.js';
 import { TestState } from '../test-support/test-state.js';
 import { BurstStrategy } from './burst.js';
 import { DropStrategy } from './drop.js';
+import { QueueStrategy } from './queue.js';
 import type { StrategyHost } from './strategy.js';
 
 function makeHost(strategy: StrategyName, start: StrategyHost['start']) {
@@ -58,6 +60,7 @@ function failingFirst(): StrategyHost['start'] {
 }
 
 describe.each([
+  ['queue', (host: StrategyHost) => new QueueStrategy(host)],
   ['drop', (host: StrategyHost) => new DropStrategy(host)],
   ['burst', (host: StrategyHost) => new BurstStrategy(host)],
 ] as const)('a %s run', (name, build) => {

@@ -103,32 +103,26 @@ describe('TimerWheel', () => {
     expect(after).toHaveBeenCalledTimes(1);
   });
 
-  it('arms an unref-ed timeout', () => {
+  /** The `setTimeout` a wheel built with `options` arms, and how often it `unref`ed it. */
+  function armedBy(options?: { keepAlive?: boolean }): { armed: number; unrefs: number } {
     vi.useRealTimers();
     const unref = vi.fn();
     const spy = vi
       .spyOn(globalThis, 'setTimeout')
       .mockReturnValue({ unref } as unknown as ReturnType<typeof setTimeout>);
     try {
-      new TimerWheel().schedule(new WheelTimer(() => {}, undefined), 1000);
-      expect(unref).toHaveBeenCalledTimes(1);
+      new TimerWheel(options).schedule(new WheelTimer(() => {}, undefined), 1000);
+      return { armed: spy.mock.calls.length, unrefs: unref.mock.calls.length };
     } finally {
       spy.mockRestore();
     }
+  }
+
+  it('arms an unref-ed timeout', () => {
+    expect(armedBy()).toEqual({ armed: 1, unrefs: 1 });
   });
 
   it('arms a timeout that keeps the process alive when built with keepAlive', () => {
-    vi.useRealTimers();
-    const unref = vi.fn();
-    const spy = vi
-      .spyOn(globalThis, 'setTimeout')
-      .mockReturnValue({ unref } as unknown as ReturnType<typeof setTimeout>);
-    try {
-      new TimerWheel({ keepAlive: true }).schedule(new WheelTimer(() => {}, undefined), 1000);
-      expect(spy).toHaveBeenCalledTimes(1);
-      expect(unref).not.toHaveBeenCalled();
-    } finally {
-      spy.mockRestore();
-    }
+    expect(armedBy({ keepAlive: true })).toEqual({ armed: 1, unrefs: 0 });
   });
 });
