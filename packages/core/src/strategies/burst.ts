@@ -79,8 +79,7 @@ export class BurstStrategy implements ConcurrencyStrategy {
 
   /** @internal Shutdown started before `batch` ran: it ends for every member left. */
   shutDown(batch: Batch, reason: unknown): void {
-    if (this.#open.get(batch.key) === batch) this.#open.delete(batch.key);
-    this.#windows.cancel(batch);
+    this.#stopAccepting(batch);
     this.#finish(batch, { outcome: outcomeForAbort(reason), error: reason });
     batch.controller.abort(reason); // stops a lock wait
   }
@@ -96,8 +95,7 @@ export class BurstStrategy implements ConcurrencyStrategy {
     const reason: unknown = member.delivery.controller.reason;
     member.sink.handled({ outcome: outcomeForAbort(reason), error: reason });
     if (batch.members.length === 0) {
-      if (this.#open.get(batch.key) === batch) this.#open.delete(batch.key);
-      this.#windows.cancel(batch);
+      this.#stopAccepting(batch);
       batch.settled = true;
       batch.unwatchShutdown();
       batch.controller.abort(); // stops a lock wait; nobody is left to settle
@@ -111,12 +109,17 @@ export class BurstStrategy implements ConcurrencyStrategy {
   close(batch: Batch): void {
     const { key } = batch;
     if (this.#open.get(key) !== batch) return;
-    this.#open.delete(key);
-    this.#windows.cancel(batch);
+    this.#stopAccepting(batch);
     const previous = this.#last.get(key);
     this.#last.set(key, batch);
     if (previous === undefined) this.#acquire(batch);
     else previous.successor = batch;
+  }
+
+  /** `batch` takes no more members: it is no longer its scope's open batch, its window is off. */
+  #stopAccepting(batch: Batch): void {
+    if (this.#open.get(batch.key) === batch) this.#open.delete(batch.key);
+    this.#windows.cancel(batch);
   }
 
   /** The batch's turn came: it waits for its scope's lock (through `locked` or `gaveUp`). */
