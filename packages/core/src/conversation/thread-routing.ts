@@ -26,7 +26,7 @@ export function conversationStep(
   host: ThreadHost,
   router: Router,
   event: RtEvent,
-): Promise<Handler[] | undefined> | undefined {
+): Promise<readonly Handler[] | undefined> | undefined {
   const ends = event.endsThread === true && hasSubscriptions(host.state);
   const handlers =
     !ends && router.hasSubscribedRoutes && continuesThread(event)
@@ -40,8 +40,8 @@ export function conversationStep(
 async function run(
   host: ThreadHost,
   event: RtEvent,
-  handlers: Handler[] | undefined,
-): Promise<Handler[] | undefined> {
+  handlers: readonly Handler[] | undefined,
+): Promise<readonly Handler[] | undefined> {
   const key = threadKeyOf(event) as string; // both paths need `thread`
   const state = host.subscriptions(event);
   if (handlers === undefined) {

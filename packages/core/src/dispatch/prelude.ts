@@ -81,7 +81,7 @@ type Entry =
 export interface Admitted {
   readonly status: 'admitted';
   readonly event: RtEvent;
-  readonly handlers: Handler[];
+  readonly handlers: readonly Handler[];
   readonly adapter: Adapter;
   readonly mode: DispatchMode;
   readonly scopeKey: string;
@@ -116,7 +116,7 @@ async function afterConversationStep(
   received: RtEvent,
   adapter: Adapter,
   mode: DispatchMode,
-  step: Promise<Handler[] | undefined>,
+  step: Promise<readonly Handler[] | undefined>,
   options: DispatchOptions,
 ): Promise<DispatchResult> {
   const entry = admit(host, received, await step, adapter, mode);
@@ -133,7 +133,7 @@ async function afterConversationStep(
 function admit(
   host: PreludeHost,
   received: RtEvent,
-  subscribed: Handler[] | undefined,
+  subscribed: readonly Handler[] | undefined,
   adapter: Adapter,
   mode: DispatchMode,
 ): Entry {
@@ -162,7 +162,7 @@ const UNROUTED: Entry = Object.freeze({ status: 'unrouted' });
  * `fallbackKind`, those selecting it under that kind, in which case the event is dispatched (and
  * observed) with `kind` set to it. An event nothing selects keeps its own kind.
  */
-function route(router: Router, event: RtEvent): { event: RtEvent; handlers: Handler[] } {
+function route(router: Router, event: RtEvent): { event: RtEvent; handlers: readonly Handler[] } {
   const handlers = router.match(event);
   if (handlers.length > 0 || event.fallbackKind === undefined) return { event, handlers };
   const fallback: RtEvent = { ...event, kind: event.fallbackKind };
@@ -181,7 +181,7 @@ function conversationRoute(
   host: PreludeHost,
   event: RtEvent,
   mode: DispatchMode,
-): Promise<Handler[] | undefined> | undefined {
+): Promise<readonly Handler[] | undefined> | undefined {
   const step = conversationStep(host.threads, host.router, event);
   if (step === undefined) return undefined;
   return step.then(

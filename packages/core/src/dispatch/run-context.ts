@@ -20,7 +20,7 @@ type Signalled = { readonly signal?: AbortSignal } | undefined;
 /**
  * One handler run's context, as its handlers see it. `signal` is a prototype getter over the
  * run's lazy cancellation (no closure or accessor per delivery); `reply` stays an own property so
- * it can be destructured. `invokeHandlers`' run record extends it: one object per run.
+ * it can be destructured (a bound method: no closure context per run). `invokeHandlers`' run record extends it: one object per run.
  */
 export class RunContext implements HandlerContext {
   readonly event: RtEvent;
@@ -52,18 +52,22 @@ export class RunContext implements HandlerContext {
     this.#cancellation = cancellation;
     this.#threads = threads;
     this.#observe = observe;
-    this.reply = (message, options) => {
-      const signal = options?.signal ?? cancellation.signal;
-      return runAction(
-        adapter,
-        event,
-        observe,
-        'reply',
-        signal,
-        (actions) => actions.reply(event, message, { signal }),
-        () => legacyReply(adapter, event, message, signal),
-      );
-    };
+    // Bound, not a closure: one small function object per run, no closure context.
+    this.reply = this.#reply.bind(this);
+  }
+
+  #reply(message: Message, options?: Signalled): Promise<PostedMessage> {
+    const signal = this.#signal(options);
+    const { adapter, event } = this;
+    return runAction(
+      adapter,
+      event,
+      this.#observe,
+      'reply',
+      signal,
+      (actions) => actions.reply(event, message, { signal }),
+      () => legacyReply(adapter, event, message, signal),
+    );
   }
 
   get signal(): AbortSignal {

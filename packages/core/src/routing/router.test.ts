@@ -110,4 +110,25 @@ describe('router', () => {
       /handler must be a function/,
     );
   });
+
+  it('returns one shared list for events a single registration selects, a fresh one for several', () => {
+    const router = new Router();
+    const mention = () => {};
+    const anyMessage = () => {};
+    const hello = () => {};
+    router.add({ kind: 'mention' }, mention);
+    router.add({ kind: 'message' }, anyMessage);
+    const remove = router.add({ kind: 'message', text: 'hello' }, hello);
+    const first = router.match(makeEvent({ kind: 'mention', id: 'a' }));
+    const second = router.match(makeEvent({ kind: 'mention', id: 'b' }));
+    expect(first).toEqual([mention]);
+    expect(second).toBe(first);
+    expect(router.match(makeEvent({ kind: 'message', text: 'hello' }))).toEqual([
+      anyMessage,
+      hello,
+    ]);
+    expect(router.match(makeEvent({ kind: 'reaction' }))).toEqual([]);
+    remove();
+    expect(router.match(makeEvent({ kind: 'message', text: 'hello' }))).toEqual([anyMessage]);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Delivery } from '../dispatch/delivery.js';
-import { outcomeForAbort, type RunSink } from '../dispatch/invoke-handlers.js';
+import { type InvokeExtras, outcomeForAbort, type RunSink } from '../dispatch/invoke-handlers.js';
 import { eventRef, type RtEvent } from '../event/event.js';
 import { acquireWhenFreeInto, type LockSink } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
@@ -53,11 +53,13 @@ class Survivor implements AbortHandler {
 
 /**
  * A survivor's running handlers: when they end, its lease is released, then its result settled.
- * A hook that threw ends the delivery `failed` the same way (it is never left unsettled).
+ * A hook that threw ends the delivery `failed` the same way (it is never left unsettled). It is
+ * also the run's extras (the lease and the skipped events): no object of its own for them.
  */
-class SurvivorRun implements RunSink {
+class SurvivorRun implements RunSink, InvokeExtras {
   constructor(
     readonly lock: HeldLock,
+    readonly skipped: readonly RtEvent[],
     readonly sink: ResultSink,
   ) {}
 
@@ -261,11 +263,8 @@ export class CoalescingEngine {
     survivor.detach();
     // Continued by its sink: the sink keeps only the lease and the survivor's sink, so the
     // survivor, its entry and the entry's cancellation are garbage while the handler runs.
-    this.#host.start(
-      survivor.delivery,
-      { lock, skipped: survivor.skipped },
-      new SurvivorRun(lock, survivor.sink),
-    );
+    const run = new SurvivorRun(lock, survivor.skipped, survivor.sink);
+    this.#host.start(survivor.delivery, run, run);
   }
 
   /** Ms left of the entry's quiet window (debounce); 0 for queue, which has none. */

@@ -1,5 +1,5 @@
 import type { Delivery } from '../dispatch/delivery.js';
-import { outcomeForAbort, type RunSink } from '../dispatch/invoke-handlers.js';
+import { type InvokeExtras, outcomeForAbort, type RunSink } from '../dispatch/invoke-handlers.js';
 import { eventRef } from '../event/event.js';
 import { type LockSink, tryAcquireThroughOutageInto } from '../locks/acquire-when-free.js';
 import type { HeldLock } from '../locks/lock-manager.js';
@@ -48,9 +48,12 @@ export class DropStrategy implements ConcurrencyStrategy {
   }
 }
 
-/** One delivery of `drop`, from its lock acquisition to its result. */
-class DropRun implements LockSink, RunSink {
-  #lock: HeldLock | undefined;
+/**
+ * One delivery of `drop`, from its lock acquisition to its result; once locked, also its run's
+ * extras (the lease), so the run needs no object of its own for them.
+ */
+class DropRun implements LockSink, RunSink, InvokeExtras {
+  lock: HeldLock | undefined;
 
   constructor(
     readonly host: StrategyHost,
@@ -64,8 +67,8 @@ class DropRun implements LockSink, RunSink {
       this.sink.handled(droppedOnConflict(this.host, this.delivery));
       return;
     }
-    this.#lock = lock;
-    this.host.start(this.delivery, { lock }, this);
+    this.lock = lock;
+    this.host.start(this.delivery, this, this);
   }
 
   /** The delivery's life or the runtime ended before the lock was taken. */
@@ -75,7 +78,7 @@ class DropRun implements LockSink, RunSink {
 
   /** The handlers ended: the lock is released, then the result passed on. */
   handled(result: HandledResult): void {
-    this.#lock!.release().then(() => this.sink.handled(result));
+    this.lock!.release().then(() => this.sink.handled(result));
   }
 
   /** A hook threw: the delivery ends `failed` the same way. */

@@ -48,16 +48,15 @@ class ListenerNode {
  * source with one list node and no closure.
  */
 export class Cancellation implements AbortHandler {
-  #aborted = false;
+  /** `undefined` until aborted; never `undefined` after (`abort` fills in a default reason). */
   #reason: unknown;
   #controller: AbortController | undefined;
   #head: ListenerNode | undefined;
   #tail: ListenerNode | undefined;
-  #count = 0;
 
   /** True once `abort` was called (or a followed source aborted). */
   get aborted(): boolean {
-    return this.#aborted;
+    return this.#reason !== undefined;
   }
 
   /** The reason it aborted with; `undefined` before. */
@@ -72,7 +71,7 @@ export class Cancellation implements AbortHandler {
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#reason);
+      if (this.aborted) this.#controller.abort(this.#reason);
     }
     return this.#controller.signal;
   }
@@ -82,14 +81,12 @@ export class Cancellation implements AbortHandler {
    * listeners run once, in registration order, and a built signal aborts. Later calls do nothing.
    */
   abort(reason?: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
+    if (this.aborted) return;
     this.#reason =
       reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
     let node = this.#head;
     this.#head = undefined;
     this.#tail = undefined;
-    this.#count = 0;
     while (node !== undefined) {
       const next = node.next;
       node.owner = undefined;
@@ -111,7 +108,7 @@ export class Cancellation implements AbortHandler {
 
   /** Throws the reason when aborted (like `AbortSignal.throwIfAborted`). */
   throwIfAborted(): void {
-    if (this.#aborted) throw this.#reason;
+    if (this.aborted) throw this.#reason;
   }
 
   /**
@@ -119,14 +116,16 @@ export class Cancellation implements AbortHandler {
    * `aborted` first). Returns the function that removes it; call it when the work is done.
    */
   onAbort(listener: (reason: unknown) => void): () => void {
-    if (this.#aborted) return noop;
+    if (this.aborted) return noop;
     const node = this.#add(listener);
     return () => this.#remove(node);
   }
 
-  /** Listeners registered and not removed (for tests proving cleanup). */
+  /** Listeners registered and not removed (for tests proving cleanup; walks the list). */
   get listenerCount(): number {
-    return this.#count;
+    let count = 0;
+    for (let node = this.#head; node !== undefined; node = node.next) count += 1;
+    return count;
   }
 
   #add(
@@ -140,7 +139,6 @@ export class Cancellation implements AbortHandler {
       node.prev = this.#tail;
     }
     this.#tail = node;
-    this.#count += 1;
     return node;
   }
 
@@ -153,7 +151,6 @@ export class Cancellation implements AbortHandler {
     else node.next.prev = node.prev;
     node.prev = undefined;
     node.next = undefined;
-    this.#count -= 1;
   }
 
   /**
@@ -183,7 +180,7 @@ export class Cancellation implements AbortHandler {
       }
       attached.length = 0;
     };
-    if (this.#aborted) {
+    if (this.aborted) {
       detachAll();
       return noop;
     }
@@ -197,7 +194,7 @@ export class Cancellation implements AbortHandler {
    */
   static watch(source: CancelSource, handler: AbortHandler): Watch {
     if (source instanceof Cancellation) {
-      if (source.#aborted) return noop;
+      if (source.aborted) return noop;
       return source.#add(undefined, handler);
     }
     return listen(source, (reason) => handler.handleAbort(reason));

@@ -59,6 +59,23 @@ describe('TimerWheel', () => {
     expect(callback).not.toHaveBeenCalled();
   });
 
+  it('fires at its deadline on an epoch-ms clock, and follows a jump of the system time', () => {
+    vi.setSystemTime(1_700_000_000_000);
+    const log: string[] = [];
+    const at = (name: string) => log.push(`${name}@${Date.now() - 1_700_000_000_000}`);
+    const wheel = new TimerWheel();
+    wheel.schedule(new WheelTimer(at, 'a'), 30);
+    vi.advanceTimersByTime(29);
+    expect(log).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(log).toEqual(['a@30']);
+    // Due by the wall clock after a jump, like a timer scheduled at epoch ms: the next timeout fires it.
+    wheel.schedule(new WheelTimer(at, 'b'), 1_000);
+    vi.setSystemTime(1_700_000_002_000);
+    vi.advanceTimersByTime(1_000);
+    expect(log).toEqual(['a@30', 'b@3000']);
+  });
+
   it('reschedules a timer that is already scheduled instead of adding it twice', () => {
     const log: string[] = [];
     const wheel = new TimerWheel();

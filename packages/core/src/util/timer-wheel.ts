@@ -14,6 +14,8 @@
  * one `setTimeout` that was armed for it, so fake timers (`vi.useFakeTimers()`) drive it like a
  * `setTimeout` of its own. Timers due at once fire in deadline order, ties in scheduling order.
  * The global `setTimeout` and `clearTimeout` are read when the wheel arms, never captured at load.
+ * Deadlines are kept as ms since the wheel was built, not epoch ms: small integers V8 stores in
+ * the timer itself, where an epoch-ms number would be a separate heap number per timer.
  */
 
 /** What a timer calls when it comes due: a shared function, the target carries the state. */
@@ -21,7 +23,7 @@ export type TimerCallback<T> = (target: T) => void;
 
 /** A timer of a `TimerWheel`: reusable, scheduled again after it fired or was cancelled. */
 export class WheelTimer<T = unknown> {
-  /** Epoch ms it comes due (meaningful while scheduled). */
+  /** @internal When it comes due, in ms since its wheel was built (meaningful while scheduled). */
   deadline = 0;
   /** @internal Scheduling order, the tie-break between equal deadlines. */
   seq = 0;
@@ -52,6 +54,9 @@ export class WheelTimer<T = unknown> {
   }
 }
 
+/** Wheel times below this (in magnitude) are int32, which V8 keeps inside the timer. */
+const INT32_LIMIT = 2 ** 31;
+
 /** One nominal duration's timers, in deadline order. */
 class Lane {
   head: WheelTimer | undefined;
@@ -67,6 +72,8 @@ export interface TimerWheelOptions {
 /** See the module comment. */
 export class TimerWheel {
   readonly #keepAlive: boolean;
+  /** `Date.now()` when built: deadlines count from it (see the module comment). */
+  readonly #origin = Date.now();
   readonly #lanes = new Map<number, Lane>();
   #size = 0;
   #seq = 0;
@@ -92,7 +99,7 @@ export class TimerWheel {
    */
   schedule<T>(timer: WheelTimer<T>, delayMs: number, laneMs: number = delayMs): void {
     if (timer.lane !== undefined) this.#unlink(timer as WheelTimer);
-    const deadline = Date.now() + Math.max(0, delayMs);
+    const deadline = this.#now() + Math.max(0, delayMs);
     timer.deadline = deadline;
     this.#seq += 1;
     timer.seq = this.#seq;
@@ -137,6 +144,15 @@ export class TimerWheel {
     this.#size -= 1;
   }
 
+  /**
+   * `Date.now()` on the wheel's clock (ms since it was built), as an int32 while it fits (24 days):
+   * a difference of two epoch-ms numbers is a heap number of its own unless narrowed.
+   */
+  #now(): number {
+    const ms = Date.now() - this.#origin;
+    return ms < INT32_LIMIT && ms > -INT32_LIMIT ? ms | 0 : ms;
+  }
+
   /** The lane head due first (earliest deadline, then earliest scheduled). */
   #earliest(): WheelTimer | undefined {
     let first: WheelTimer | undefined;
@@ -158,7 +174,7 @@ export class TimerWheel {
     this.#disarm();
     this.#armedFor = deadline;
     this.#clear = clearTimeout;
-    this.#handle = setTimeout(this.#fire, Math.max(0, deadline - Date.now()));
+    this.#handle = setTimeout(this.#fire, Math.max(0, deadline - this.#now()));
     if (!this.#keepAlive) this.#handle.unref?.();
   }
 
@@ -172,7 +188,7 @@ export class TimerWheel {
   #onTimeout(): void {
     this.#handle = undefined;
     this.#armedFor = Number.POSITIVE_INFINITY;
-    const now = Date.now();
+    const now = this.#now();
     // Timers scheduled by the callbacks of this pass fire on a later timeout, like `setTimeout`'s.
     const last = this.#seq;
     let failure: { error: unknown } | undefined;
