@@ -114,6 +114,13 @@ export class DeliveryRunner {
     startHandlers(delivery, extras, sink, this.#hooks);
   };
 
+  /** A member's run ended with `result` (after `handlerMs`, when timed). */
+  #handled(member: Delivery, handlerMs: number | undefined, result: HandledResult): void {
+    member.progress.handlerMs = handlerMs;
+    member.progress.handled = result;
+    if (this.#shutdownSignal.aborted) this.#ledger.settle(member, result);
+  }
+
   /** What every run gets: the instrumentation, and the runner's bookkeeping around the run. */
   #makeHooks(instrumentation: RunnerInstrumentation): RunHooks {
     return {
@@ -123,10 +130,9 @@ export class DeliveryRunner {
       /** Marks every member started (and, when timed, when). */
       started: (delivery, extras) => {
         const startedAt = this.#instrumentation.timeHandlers ? Date.now() : undefined;
-        for (const member of extras.members ?? [delivery]) {
-          member.progress.handlerStarted = true;
-          member.progress.handlerStartedAt = startedAt;
-        }
+        const { members } = extras;
+        if (members === undefined) markStarted(delivery, startedAt);
+        else for (const member of members) markStarted(member, startedAt);
       },
       /** The lease's release is owed again before anything about the outcome is recorded. */
       ended: (_delivery, extras) => {
@@ -135,11 +141,9 @@ export class DeliveryRunner {
       finished: (delivery, extras, result) => {
         const startedAt = delivery.progress.handlerStartedAt;
         const handlerMs = startedAt === undefined ? undefined : Math.max(0, Date.now() - startedAt);
-        for (const member of extras.members ?? [delivery]) {
-          member.progress.handlerMs = handlerMs;
-          member.progress.handled = result;
-          if (this.#shutdownSignal.aborted) this.#ledger.settle(member, result);
-        }
+        const { members } = extras;
+        if (members === undefined) this.#handled(delivery, handlerMs, result);
+        else for (const member of members) this.#handled(member, handlerMs, result);
         return result;
       },
     };
@@ -248,4 +252,10 @@ export class DeliveryRunner {
       this.#live.delete(delivery);
     }
   }
+}
+
+/** A member's handler started (at `startedAt`, when timed). */
+function markStarted(member: Delivery, startedAt: number | undefined): void {
+  member.progress.handlerStarted = true;
+  member.progress.handlerStartedAt = startedAt;
 }

@@ -9,7 +9,7 @@ import {
   type RunHooks,
   type RunSink,
 } from './invoke-handlers.js';
-import { RunContext } from './run-context.js';
+import { RunContext, runParts } from './run-context.js';
 
 /** What a run waits for when a promise is pending: a handler's value, or a form's errors shown. */
 const HANDLER_VALUE = 1;
@@ -21,10 +21,7 @@ const FORM_ERRORS_SHOWN = 2;
  * promise continues it through (built on the first promise, shared by every later one).
  */
 export class HandlerRun extends RunContext {
-  readonly #delivery: Delivery;
-  readonly #extras: InvokeExtras;
   readonly #hooks: RunHooks;
-  readonly #controller: Cancellation;
   readonly #sink: RunSink;
   /** What the run follows: its delivery's and its lease's cancellation (watched, no closure)... */
   #delivered: Watch | undefined;
@@ -43,11 +40,21 @@ export class HandlerRun extends RunContext {
   constructor(delivery: Delivery, extras: InvokeExtras, hooks: RunHooks, sink: RunSink) {
     const controller = new Cancellation();
     super(delivery, controller, extras, hooks.threads, hooks.observeActions);
-    this.#delivery = delivery;
-    this.#extras = extras;
     this.#hooks = hooks;
-    this.#controller = controller;
     this.#sink = sink;
+  }
+
+  /** What the run shares with its context (kept there once, read through `runParts`). */
+  get #delivery(): Delivery {
+    return runParts.delivery(this);
+  }
+
+  get #extras(): InvokeExtras {
+    return runParts.extras(this);
+  }
+
+  get #controller(): Cancellation {
+    return runParts.cancellation(this);
   }
 
   /**

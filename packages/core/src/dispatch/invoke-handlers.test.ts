@@ -5,9 +5,11 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { PreemptedError } from '../errors.js';
+import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
 import type { Handler, HandlerContext } from '../routing/handler.js';
 import { createTestAdapter, deferred, makeEvent } from '../test-support/test-adapter.js';
+import { Cancellation } from '../util/cancellation.js';
 import { type Delivery, newDelivery } from './delivery.js';
 import { invokeHandlers, type RunHooks } from './invoke-handlers.js';
 
@@ -230,6 +232,27 @@ describe('invokeHandlers', () => {
         'unreact',
       ].sort(),
     );
+  });
+
+  it("gives ctx.lock as the lease's key and fence and ctx.batch as [event] unless the strategy gives one", async () => {
+    const reads: unknown[][] = [];
+    const read = (ctx: HandlerContext) => {
+      reads.push([ctx.lock, ctx.lock, ctx.batch, ctx.batch, ctx.event, Object.keys(ctx)]);
+    };
+    await invokeHandlers(delivery(read));
+    const lock = { key: 'test:T1:C1', fence: 7, cancellation: new Cancellation() };
+    const members = [makeEvent({ id: 'a' }), makeEvent({ id: 'b' })];
+    await invokeHandlers(delivery(read), { lock: lock as unknown as HeldLock, batch: members });
+
+    const [plain, locked] = reads;
+    expect(plain![0]).toBeUndefined();
+    expect(plain![2]).toEqual([plain![4]]);
+    expect(plain![3]).toBe(plain![2]);
+    expect(locked![0]).toEqual({ key: 'test:T1:C1', fence: 7 });
+    expect(locked![1]).toBe(locked![0]);
+    expect(locked![2]).toBe(members);
+    // Own properties: a handler that spreads its context keeps them.
+    expect(plain![5]).toEqual(expect.arrayContaining(['event', 'lock', 'skipped', 'batch']));
   });
 
   it('calls each handler through callHandler when observers wrap handlers', async () => {

@@ -5,7 +5,7 @@ import type { Message } from '../conversation/message.js';
 import { createThreadContext, type ThreadContext } from '../conversation/thread-context.js';
 import type { ThreadHost } from '../conversation/thread-host.js';
 import type { RtEvent } from '../event/event.js';
-import type { HandlerContext } from '../routing/handler.js';
+import type { HandlerContext, HeldLockInfo } from '../routing/handler.js';
 import type { Cancellation } from '../util/cancellation.js';
 import { streamFromContext } from './context-stream.js';
 import type { Delivery } from './delivery.js';
@@ -14,26 +14,49 @@ import type { InvokeExtras } from './invoke-handlers.js';
 /** Shared by every context without skipped events (frozen: handlers cannot change it). */
 const NO_EVENTS: readonly RtEvent[] = Object.freeze([]);
 
+/**
+ * What a run record reads of its context's private state (a subclass cannot read its base's
+ * private fields): set once, by `RunContext`'s static block; internal to the runtime.
+ */
+export let runParts: {
+  readonly delivery: (ctx: RunContext) => Delivery;
+  readonly extras: (ctx: RunContext) => InvokeExtras;
+  readonly cancellation: (ctx: RunContext) => Cancellation;
+};
+
 /** The options of an action that may carry its own signal. */
 type Signalled = { readonly signal?: AbortSignal } | undefined;
 
 /**
  * One handler run's context, as its handlers see it. `signal` is a prototype getter over the
- * run's lazy cancellation (no closure or accessor per delivery); `reply` stays an own property so
- * it can be destructured (a bound method: no closure context per run). `invokeHandlers`' run record extends it: one object per run.
+ * run's lazy cancellation (no closure or accessor per delivery); the context's data (`event`,
+ * `lock`, `batch`, ...) and `reply` stay own properties, so a handler can spread or destructure
+ * them (`reply` a bound method: no closure context per run). `invokeHandlers`' run record extends
+ * it: one object per run, which reads the delivery, extras and cancellation it shares with its
+ * context through `runParts`.
  */
 export class RunContext implements HandlerContext {
   readonly event: RtEvent;
   readonly mode: Delivery['mode'];
-  readonly lock: HandlerContext['lock'];
+  readonly lock: HeldLockInfo | undefined;
   readonly skipped: readonly RtEvent[];
   readonly batch: readonly RtEvent[];
   readonly adapter: Adapter;
   readonly reply: HandlerContext['reply'];
+  readonly #delivery: Delivery;
+  readonly #extras: InvokeExtras;
   readonly #cancellation: Cancellation;
   readonly #threads: ThreadHost | undefined;
   #thread: ThreadContext | undefined;
   readonly #observe: ActionObserver;
+
+  static {
+    runParts = {
+      delivery: (ctx) => ctx.#delivery,
+      extras: (ctx) => ctx.#extras,
+      cancellation: (ctx) => ctx.#cancellation,
+    };
+  }
 
   constructor(
     delivery: Delivery,
@@ -42,13 +65,15 @@ export class RunContext implements HandlerContext {
     threads: ThreadHost | undefined,
     observe: ActionObserver,
   ) {
-    const { event, adapter } = delivery;
+    const { event } = delivery;
     this.event = event;
     this.mode = delivery.mode;
     this.lock = extras.lock ? { key: extras.lock.key, fence: extras.lock.fence } : undefined;
     this.skipped = extras.skipped ?? NO_EVENTS;
     this.batch = extras.batch ?? [event];
-    this.adapter = adapter;
+    this.adapter = delivery.adapter;
+    this.#delivery = delivery;
+    this.#extras = extras;
     this.#cancellation = cancellation;
     this.#threads = threads;
     this.#observe = observe;

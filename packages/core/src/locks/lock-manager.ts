@@ -6,6 +6,12 @@ import { abortable } from '../util/signals.js';
 import { TimerWheel } from '../util/timer-wheel.js';
 import { RenewedLock } from './renewed-lock.js';
 
+/** Where a `HeldLock.releaseInto` ends. It may not throw. */
+export interface ReleaseSink {
+  /** The release settled (sent and answered, failed and observed, or nothing to send). */
+  released(): void;
+}
+
 /**
  * A Thread Lock held by this runtime. While held it renews every third of the TTL. `signal`
  * aborts with `PreemptedError` when the lease is lost: a renewal returns `false`, or renewals keep
@@ -24,6 +30,11 @@ export interface HeldLock {
    * lease lapses at its TTL. Idempotent.
    */
   release(): Promise<void>;
+  /**
+   * `release` with its end handed to `sink` (called once, never synchronously, never before the
+   * release settled): no promise of the caller's waits on it.
+   */
+  releaseInto(sink: ReleaseSink): void;
   /**
    * A handler starts running under the lease: until `takeBack`, its release is not owed (the
    * lease is in use), so `LockManager.ioSettled` does not wait for it. Idempotent.

@@ -3,7 +3,7 @@ import type { Observation } from '../observe/observation.js';
 import type { Lease, State } from '../state/state.js';
 import { Cancellation } from '../util/cancellation.js';
 import { WheelTimer } from '../util/timer-wheel.js';
-import type { HeldLock, LockManager } from './lock-manager.js';
+import type { HeldLock, LockManager, ReleaseSink } from './lock-manager.js';
 
 /** What a release that sends nothing resolves with. */
 const RESOLVED: Promise<void> = Promise.resolve();
@@ -71,8 +71,13 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
   }
 
   release(): Promise<void> {
-    this.#releasing ??= this.#release();
+    this.#releasing ??= this.#release(undefined);
     return this.#releasing;
+  }
+
+  releaseInto(sink: ReleaseSink): void {
+    if (this.#releasing === undefined) this.#releasing = this.#release(sink);
+    else this.#releasing.then(() => sink.released());
   }
 
   lend(): void {
@@ -92,7 +97,7 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
    * means someone else holds the key, and the local expiry is measured from before the acquire
    * request, so the State's own lease has already expired by then.
    */
-  #release(): Promise<void> {
+  #release(sink: ReleaseSink | undefined): Promise<void> {
     this.#stopTimers();
     // Released while lent (its handler never took it back): owed again until the call settles.
     if (!this.#owes) {
@@ -107,9 +112,11 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
     }
     if (call === undefined) {
       this.#releaseEnded();
+      if (sink !== undefined) RESOLVED.then(() => sink.released());
       return RESOLVED;
     }
-    // Continued by callbacks: no async frame per release.
+    // Continued by callbacks: no async frame per release, and the sink is told from the same
+    // callback that settles the release (no promise of its own).
     return call.then(
       () => {
         try {
@@ -117,6 +124,7 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
         } finally {
           this.#releaseEnded();
         }
+        sink?.released();
       },
       (error: unknown) => {
         try {
@@ -130,6 +138,7 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
         } finally {
           this.#releaseEnded();
         }
+        sink?.released();
       },
     );
   }

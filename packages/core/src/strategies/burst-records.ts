@@ -1,7 +1,7 @@
 import type { Delivery } from '../dispatch/delivery.js';
-import type { RunSink } from '../dispatch/invoke-handlers.js';
+import type { InvokeExtras, RunSink } from '../dispatch/invoke-handlers.js';
 import type { LockSink } from '../locks/acquire-when-free.js';
-import type { HeldLock } from '../locks/lock-manager.js';
+import type { HeldLock, ReleaseSink } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
 import {
   type AbortHandler,
@@ -50,26 +50,42 @@ function windowDue(batch: Batch): void {
 /**
  * A batch of one scope: open while it accepts members, then closed until its handler ran. One
  * record that is its window's timer (on the strategy's wheel), its own abort handler on the
- * runtime's shutdown, the sink of its lock acquisition and the sink of its handler run.
+ * runtime's shutdown, the sink of its lock acquisition and of its handler run, and (a batch of
+ * one) that run's extras.
  */
-export class Batch extends WheelTimer<Batch> implements AbortHandler, LockSink, RunSink {
-  /** Members in arrival order; a member whose life ends before the handler starts is removed. */
-  readonly members: Member[] = [];
+export class Batch
+  extends WheelTimer<Batch>
+  implements AbortHandler, LockSink, RunSink, InvokeExtras, ReleaseSink
+{
+  /**
+   * Members in arrival order (the first one opened the batch: a one-element array, no spare
+   * capacity); a member whose life ends before the handler starts is removed.
+   */
+  readonly joined: Member[];
   /** Ends the batch's lock wait: at shutdown, or when the last member left. */
   readonly controller = new Cancellation();
   /** Set when the handler starts or the batch ended without running. */
   settled = false;
   /** The scope's next closed batch: it runs once this one finished. */
   successor: Batch | undefined;
-  /** The lease its handler runs under, once granted. */
+  /**
+   * The lease its handler runs under, once granted. A batch of one is its run's extras (the
+   * lease is all it adds); a larger batch's run gets extras of its own (`ctx.batch`, signals).
+   */
   lock: HeldLock | undefined;
+  /** Its handler run's result, kept while the lease is released. */
+  result: HandledResult | undefined;
   #shutdown: Watch | undefined;
 
+  /** A batch opened by its first member (`delivery`, whose result goes to `sink`). */
   constructor(
     readonly strategy: BurstStrategy,
     readonly key: string,
+    delivery: Delivery,
+    sink: ResultSink,
   ) {
     super(windowDue);
+    this.joined = [new Member(this, delivery, sink)];
   }
 
   watchShutdown(shutdown: CancelSource): void {
@@ -99,6 +115,11 @@ export class Batch extends WheelTimer<Batch> implements AbortHandler, LockSink, 
   /** Its handler run ended. */
   handled(result: HandledResult): void {
     this.strategy.handled(this, result);
+  }
+
+  /** Its lease was released (after its run, or after it ended while it was being granted). */
+  released(): void {
+    this.strategy.released(this);
   }
 
   /** A hook threw: every member ends `failed`, the same way. */

@@ -60,16 +60,22 @@ export class BurstStrategy implements ConcurrencyStrategy {
       return;
     }
     const key = delivery.scopeKey;
-    const batch = this.#open.get(key) ?? this.#openBatch(key);
-    const member = new Member(batch, delivery, sink);
+    let batch = this.#open.get(key);
+    let member: Member;
+    if (batch === undefined) {
+      batch = this.#openBatch(key, delivery, sink);
+      member = batch.joined[0]!;
+    } else {
+      member = new Member(batch, delivery, sink);
+      batch.joined.push(member);
+    }
     member.watch();
-    batch.members.push(member);
     this.#parked += 1;
-    if (batch.members.length >= this.#host.config.maxBatch) this.close(batch);
+    if (batch.joined.length >= this.#host.config.maxBatch) this.close(batch);
   }
 
-  #openBatch(key: string): Batch {
-    const batch = new Batch(this, key);
+  #openBatch(key: string, delivery: Delivery, sink: ResultSink): Batch {
+    const batch = new Batch(this, key, delivery, sink);
     // A batch that has not started ends for every member when shutdown starts.
     batch.watchShutdown(this.#host.shutdownSignal);
     this.#windows.schedule(batch, this.#host.config.burstWindowMs);
@@ -87,14 +93,14 @@ export class BurstStrategy implements ConcurrencyStrategy {
   /** @internal A member's life ended before its batch ran: it leaves alone; an emptied batch ends. */
   left(member: Member): void {
     const { batch } = member;
-    const index = batch.members.indexOf(member);
+    const index = batch.joined.indexOf(member);
     if (batch.settled || index < 0) return;
-    batch.members.splice(index, 1);
+    batch.joined.splice(index, 1);
     member.unwatch();
     this.#parked -= 1;
     const reason: unknown = member.delivery.controller.reason;
     member.sink.handled({ outcome: outcomeForAbort(reason), error: reason });
-    if (batch.members.length === 0) {
+    if (batch.joined.length === 0) {
       this.#stopAccepting(batch);
       batch.settled = true;
       batch.unwatchShutdown();
@@ -141,17 +147,17 @@ export class BurstStrategy implements ConcurrencyStrategy {
   /** @internal `batch` holds its scope's lock: its handler runs, unless it ended meanwhile. */
   locked(batch: Batch, lock: HeldLock): void {
     if (batch.settled) {
-      lock.release().then(() => this.ran(batch));
+      lock.releaseInto(batch);
       return;
     }
     // The handler starts: members are no longer parked, and shutdown no longer ends them at once.
-    const { members } = batch;
-    this.#parked -= members.length;
+    const { joined } = batch;
+    this.#parked -= joined.length;
     batch.settled = true;
     batch.unwatchShutdown();
-    for (const member of members) member.unwatch();
+    for (const member of joined) member.unwatch();
     batch.lock = lock;
-    this.#host.start(members[0]!.delivery, runExtras(lock, members), batch);
+    this.#host.start(joined[0]!.delivery, runExtras(batch), batch);
   }
 
   /**
@@ -159,10 +165,18 @@ export class BurstStrategy implements ConcurrencyStrategy {
    * batch's result, whatever happened; then the scope's next batch may run.
    */
   handled(batch: Batch, result: HandledResult): void {
-    batch.lock!.release().then(() => {
-      for (const member of batch.members) member.sink.handled(result);
-      this.ran(batch);
-    });
+    batch.result = result;
+    batch.lock!.releaseInto(batch);
+  }
+
+  /**
+   * @internal `batch`'s lock was released: after a run every member gets its result; then the
+   * scope's next batch may run.
+   */
+  released(batch: Batch): void {
+    const { result } = batch;
+    if (result !== undefined) for (const member of batch.joined) member.sink.handled(result);
+    this.ran(batch);
   }
 
   /**
@@ -187,9 +201,9 @@ export class BurstStrategy implements ConcurrencyStrategy {
   #finish(batch: Batch, result: HandledResult): void {
     if (batch.settled) return;
     batch.settled = true;
-    this.#parked -= batch.members.length;
+    this.#parked -= batch.joined.length;
     batch.unwatchShutdown();
-    for (const member of batch.members) {
+    for (const member of batch.joined) {
       member.unwatch();
       member.sink.handled(result);
     }
@@ -199,14 +213,16 @@ export class BurstStrategy implements ConcurrencyStrategy {
 /**
  * What the batch's run gets: its lock and `ctx.batch`; with more than one member, the other
  * members' signals (any of them ending ends the run) and every member for the runner's outcomes.
- * A batch of one is a plain run of its delivery (the runner defaults `members` to it).
+ * A batch of one is a plain run of its delivery under the lock: the batch itself is its extras
+ * (the context defaults `batch` and the runner `members` to that delivery).
  */
-function runExtras(lock: HeldLock, members: readonly Member[]): InvokeExtras {
-  if (members.length === 1) return { lock, batch: [members[0]!.delivery.event] };
+function runExtras(batch: Batch): InvokeExtras {
+  const { joined } = batch;
+  if (joined.length === 1) return batch;
   return {
-    lock,
-    batch: members.map((member) => member.delivery.event),
-    signals: members.slice(1).map((member) => member.delivery.controller),
-    members: members.map((member) => member.delivery),
+    lock: batch.lock,
+    batch: joined.map((member) => member.delivery.event),
+    signals: joined.slice(1).map((member) => member.delivery.controller),
+    members: joined.map((member) => member.delivery),
   };
 }

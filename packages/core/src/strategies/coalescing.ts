@@ -2,7 +2,7 @@ import type { Delivery } from '../dispatch/delivery.js';
 import { type InvokeExtras, outcomeForAbort, type RunSink } from '../dispatch/invoke-handlers.js';
 import { eventRef, type RtEvent } from '../event/event.js';
 import { acquireWhenFreeInto, type LockSink } from '../locks/acquire-when-free.js';
-import type { HeldLock } from '../locks/lock-manager.js';
+import type { HeldLock, ReleaseSink } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
 import {
   type AbortHandler,
@@ -56,7 +56,10 @@ class Survivor implements AbortHandler {
  * A hook that threw ends the delivery `failed` the same way (it is never left unsettled). It is
  * also the run's extras (the lease and the skipped events): no object of its own for them.
  */
-class SurvivorRun implements RunSink, InvokeExtras {
+class SurvivorRun implements RunSink, InvokeExtras, ReleaseSink {
+  /** The handlers' result, kept while the lease is released. */
+  #result: HandledResult | undefined;
+
   constructor(
     readonly lock: HeldLock,
     readonly skipped: readonly RtEvent[],
@@ -64,7 +67,13 @@ class SurvivorRun implements RunSink, InvokeExtras {
   ) {}
 
   handled(result: HandledResult): void {
-    this.lock.release().then(() => this.sink.handled(result));
+    this.#result = result;
+    this.lock.releaseInto(this);
+  }
+
+  /** The lease was released: the result goes on. */
+  released(): void {
+    this.sink.handled(this.#result!);
   }
 
   threw(error: unknown): void {
@@ -87,7 +96,7 @@ function quietOver(entry: Entry): void {
  * timer of its quiet window on the engine's wheel: one record. Exists while a survivor waits;
  * deleted when it runs or leaves.
  */
-class Entry extends WheelTimer<Entry> implements LockSink {
+class Entry extends WheelTimer<Entry> implements LockSink, ReleaseSink {
   survivor: Survivor | undefined = undefined;
   /** Epoch ms before which the survivor must not start (debounce window; 0 for queue). */
   quietUntil = 0;
@@ -112,6 +121,11 @@ class Entry extends WheelTimer<Entry> implements LockSink {
 
   /** The entry emptied while it waited (every delivery left): nothing to run, nothing held. */
   gaveUp(): void {}
+
+  /** The lock it let go of to wait out a newer quiet window was released: its next step. */
+  released(): void {
+    this.engine.next(this);
+  }
 }
 
 /**
@@ -250,7 +264,7 @@ export class CoalescingEngine {
     if (entry.quietUntil > Date.now()) {
       // A newer delivery arrived while we waited for the lock: its quiet window runs without
       // the lock held, so other instances are not blocked by a scope that is only waiting.
-      lock.release().then(() => this.next(entry));
+      lock.releaseInto(entry);
       return;
     }
     const survivor = entry.survivor;

@@ -2,7 +2,7 @@ import type { Delivery } from '../dispatch/delivery.js';
 import { type InvokeExtras, outcomeForAbort, type RunSink } from '../dispatch/invoke-handlers.js';
 import { eventRef } from '../event/event.js';
 import { type LockSink, tryAcquireThroughOutageInto } from '../locks/acquire-when-free.js';
-import type { HeldLock } from '../locks/lock-manager.js';
+import type { HeldLock, ReleaseSink } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
 import type { ConcurrencyStrategy, ResultSink, StrategyHost } from './strategy.js';
 
@@ -52,8 +52,10 @@ export class DropStrategy implements ConcurrencyStrategy {
  * One delivery of `drop`, from its lock acquisition to its result; once locked, also its run's
  * extras (the lease), so the run needs no object of its own for them.
  */
-class DropRun implements LockSink, RunSink, InvokeExtras {
+class DropRun implements LockSink, RunSink, InvokeExtras, ReleaseSink {
   lock: HeldLock | undefined;
+  /** The handlers' result, kept while the lock is released. */
+  #result: HandledResult | undefined;
 
   constructor(
     readonly host: StrategyHost,
@@ -78,7 +80,13 @@ class DropRun implements LockSink, RunSink, InvokeExtras {
 
   /** The handlers ended: the lock is released, then the result passed on. */
   handled(result: HandledResult): void {
-    this.lock!.release().then(() => this.sink.handled(result));
+    this.#result = result;
+    this.lock!.releaseInto(this);
+  }
+
+  /** The lock was released: the result goes on. */
+  released(): void {
+    this.sink.handled(this.#result!);
   }
 
   /** A hook threw: the delivery ends `failed` the same way. */
