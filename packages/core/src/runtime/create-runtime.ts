@@ -82,8 +82,11 @@ class RtRuntime implements Runtime {
     const observing = (type: Observation['type']) => this.#observers.wants(type);
     this.#threads = new ThreadHost(options.state, emit);
     this.#ledger = new OutcomeLedger(emit, (outcome) => this.#observers.wantsFinished(outcome));
-    // One armed `setTimeout` for every detach timeout, lease renewal and lease expiry.
-    const wheel = new TimerWheel();
+    // One armed `setTimeout` for every detach timeout, lease renewal and lease expiry. It never
+    // sleeps longer than a lease's renewal interval, so the renewal and expiry scheduled after a
+    // delivery's (far later) detach timeout fire from the timeout already armed: one arm per
+    // delivery instead of three.
+    const wheel = new TimerWheel({ maxSleepMs: options.lockTtlMs / 3 });
     this.#runner = new DeliveryRunner(
       this.#ledger,
       options.detachTimeoutMs,

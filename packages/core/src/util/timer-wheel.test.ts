@@ -135,6 +135,39 @@ describe('TimerWheel', () => {
     }
   }
 
+  it('never sleeps past maxSleepMs: a far timer still fires at its deadline, a nearer one scheduled after it arms nothing', () => {
+    const log: string[] = [];
+    const wheel = new TimerWheel({ maxSleepMs: 100 });
+    const arms = vi.spyOn(globalThis, 'setTimeout');
+    wheel.schedule(new WheelTimer(record(log), 'far'), 250);
+    vi.advanceTimersByTime(10);
+    // Within the sleep already armed (it wakes at 100): no second arm, as a lease's renewal and
+    // expiry after its delivery's detach timeout.
+    wheel.schedule(new WheelTimer(record(log), 'near'), 90);
+    wheel.schedule(new WheelTimer(record(log), 'mid'), 150);
+    expect(arms).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(89);
+    expect(log).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(log).toEqual(['near@100']);
+    vi.advanceTimersByTime(59);
+    expect(log).toEqual(['near@100']);
+    vi.advanceTimersByTime(1);
+    expect(log).toEqual(['near@100', 'mid@160']);
+    vi.advanceTimersByTime(89);
+    expect(log).toEqual(['near@100', 'mid@160']);
+    vi.advanceTimersByTime(1);
+    expect(log).toEqual(['near@100', 'mid@160', 'far@250']);
+    expect(vi.getTimerCount()).toBe(0);
+    arms.mockRestore();
+  });
+
+  it('refuses a maxSleepMs that is not a positive number', () => {
+    expect(() => new TimerWheel({ maxSleepMs: 0 })).toThrow(RangeError);
+    expect(() => new TimerWheel({ maxSleepMs: Number.NaN })).toThrow(RangeError);
+  });
+
   it('arms an unref-ed timeout', () => {
     expect(armedBy()).toEqual({ armed: 1, unrefs: 1 });
   });

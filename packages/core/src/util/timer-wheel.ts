@@ -67,11 +67,20 @@ class Lane {
 export interface TimerWheelOptions {
   /** Keep the process alive while a timer is scheduled (default false: `unref`ed). */
   readonly keepAlive?: boolean;
+  /**
+   * The longest the armed `setTimeout` runs (default: unbounded). A wheel armed for a far deadline
+   * wakes at most this long after arming, finds nothing due and arms again; in return, timers
+   * scheduled within this span after the far one (a lease's renewal and expiry, after its
+   * delivery's detach timeout) fire from the timeout already armed instead of re-arming it.
+   * Timers still fire exactly at their deadlines.
+   */
+  readonly maxSleepMs?: number;
 }
 
 /** See the module comment. */
 export class TimerWheel {
   readonly #keepAlive: boolean;
+  readonly #maxSleepMs: number;
   /** `Date.now()` when built: deadlines count from it (see the module comment). */
   readonly #origin = Date.now();
   readonly #lanes = new Map<number, Lane>();
@@ -79,12 +88,15 @@ export class TimerWheel {
   #seq = 0;
   #handle: ReturnType<typeof setTimeout> | undefined;
   #clear: typeof clearTimeout | undefined;
-  /** The deadline the armed `setTimeout` is for. */
+  /** When the armed `setTimeout` fires (the earliest deadline, or sooner by `maxSleepMs`). */
   #armedFor = Number.POSITIVE_INFINITY;
   readonly #fire = (): void => this.#onTimeout();
 
   constructor(options: TimerWheelOptions = {}) {
     this.#keepAlive = options.keepAlive === true;
+    const maxSleepMs = options.maxSleepMs ?? Number.POSITIVE_INFINITY;
+    if (!(maxSleepMs > 0)) throw new RangeError('maxSleepMs must be a positive number');
+    this.#maxSleepMs = maxSleepMs;
   }
 
   /** Timers scheduled now. */
@@ -172,9 +184,11 @@ export class TimerWheel {
 
   #arm(deadline: number): void {
     this.#disarm();
-    this.#armedFor = deadline;
+    const now = this.#now();
+    const wakeAt = Math.min(deadline, now + this.#maxSleepMs);
+    this.#armedFor = wakeAt;
     this.#clear = clearTimeout;
-    this.#handle = setTimeout(this.#fire, Math.max(0, deadline - this.#now()));
+    this.#handle = setTimeout(this.#fire, Math.max(0, wakeAt - now));
     if (!this.#keepAlive) this.#handle.unref?.();
   }
 
