@@ -5,24 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../observe/observation.js';
-import type { Lease } from '../state/state.js';
-import { deferred, flush } from '../test-support/test-adapter.js';
-import { TestState } from '../test-support/test-state.js';
+import { flush } from '../test-support/test-adapter.js';
+import { GatedReleaseState, TestState } from '../test-support/test-state.js';
 import { LockManager } from './lock-manager.js';
 
 const KEY = 'test:T1:t';
-
-/** A TestState whose releases wait for the test to let each one through. */
-class GatedReleaseState extends TestState {
-  readonly gates: (() => void)[] = [];
-
-  override async releaseLock(lease: Lease): Promise<boolean> {
-    const gate = deferred();
-    this.gates.push(gate.resolve);
-    await gate.promise;
-    return super.releaseLock(lease);
-  }
-}
 
 /** A sink that records the manager's owed lock I/O at each call. */
 function sinkOf(locks: LockManager) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Lease, State } from '../state/state.js';
+import { deferred } from './test-adapter.js';
 
 /**
  * Which operations should fail, and how: checked on every call, after the call is recorded in
@@ -85,5 +86,17 @@ export class MultiMarkTestState extends TestState {
     if (keys.some((key) => (this.marks.get(key) ?? 0) > now)) return false;
     for (const key of keys) this.marks.set(key, now + ttlMs);
     return true;
+  }
+}
+
+/** A TestState whose releases wait for the test to let each one through (`gates`, in call order). */
+export class GatedReleaseState extends TestState {
+  readonly gates: (() => void)[] = [];
+
+  override async releaseLock(lease: Lease): Promise<boolean> {
+    const gate = deferred();
+    this.gates.push(gate.resolve);
+    await gate.promise;
+    return super.releaseLock(lease);
   }
 }
