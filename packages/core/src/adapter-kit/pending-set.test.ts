@@ -34,6 +34,32 @@ describe('PendingSet', () => {
     later.resolve();
   });
 
+  it('settledNow calls made at different moments each wait for what was tracked before them', async () => {
+    const set = new PendingSet();
+    const a = deferred();
+    const b = deferred();
+    const c = deferred();
+    const done: string[] = [];
+    void set.track(a.promise);
+    const first = set.settledNow().then(() => done.push('first'));
+    void set.track(b.promise);
+    const second = set.settledNow().then(() => done.push('second'));
+    void set.track(c.promise);
+    b.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toEqual([]); // a, tracked before both, still runs
+    expect(set.size).toBe(2);
+    a.resolve();
+    await Promise.all([first, second]);
+    expect(done).toEqual(['first', 'second']);
+    expect(set.size).toBe(1); // c, tracked after both
+    const third = set.settledNow();
+    c.resolve();
+    await third;
+    expect(set.size).toBe(0);
+    await set.settledNow(); // nothing tracked: at once
+  });
+
   it('settled waits also for what is tracked while it waits', async () => {
     const set = new PendingSet();
     const first = deferred();
