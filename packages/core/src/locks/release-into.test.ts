@@ -3,7 +3,7 @@
  * their own. Its sink hears once, never synchronously, and only after the release settled (the
  * owed count ended), on every path: answered, failed, already releasing, lease lost.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Observation } from '../observe/observation.js';
 import { flush } from '../test-support/test-adapter.js';
 import { GatedReleaseState, TestState } from '../test-support/test-state.js';
@@ -49,6 +49,29 @@ describe('HeldLock.releaseInto', () => {
     expect(second.owedAtCall).toEqual([0]);
     expect(seen.map((o) => o.type)).toEqual(['state_error']);
     expect(state.calls.filter((c) => c.startsWith('releaseLock'))).toHaveLength(1);
+  });
+
+  it('keeps the release resolved for its other callers when a sink throws, and rethrows the error on its own', async () => {
+    const state = new TestState();
+    const locks = new LockManager(state, 30_000, () => {});
+    const lock = (await locks.tryAcquire(KEY))!;
+    const rethrown: (() => void)[] = [];
+    const queued = vi.spyOn(globalThis, 'queueMicrotask').mockImplementation((task) => {
+      rethrown.push(task);
+    });
+    try {
+      lock.releaseInto({
+        released: () => {
+          throw new Error('sink broke');
+        },
+      });
+      await expect(lock.release()).resolves.toBeUndefined();
+    } finally {
+      queued.mockRestore();
+    }
+    expect(rethrown).toHaveLength(1);
+    expect(() => rethrown[0]!()).toThrow('sink broke');
+    expect(locks.ioOwed).toBe(0);
   });
 
   it('tells its sink of a lost lease one microtask later, with nothing sent', async () => {

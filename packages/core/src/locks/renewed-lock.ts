@@ -8,6 +8,21 @@ import type { HeldLock, LockManager, ReleaseSink } from './lock-manager.js';
 /** What a release that sends nothing resolves with. */
 const RESOLVED: Promise<void> = Promise.resolve();
 
+/**
+ * Tells a release's sink it is over. A sink may not throw; if one does, its error is rethrown on
+ * its own (an uncaught exception, as from a `then` of its own before), so the release itself,
+ * which `release()` callers share, still never rejects.
+ */
+function tell(sink: ReleaseSink): void {
+  try {
+    sink.released();
+  } catch (error) {
+    queueMicrotask(() => {
+      throw error;
+    });
+  }
+}
+
 /** Timer callbacks shared by every lock (arguments, not closures, carry the lock). */
 function renewDue(lock: RenewedLock): void {
   lock.renewDue();
@@ -124,7 +139,7 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
         } finally {
           this.#releaseEnded();
         }
-        sink?.released();
+        if (sink !== undefined) tell(sink);
       },
       (error: unknown) => {
         try {
@@ -138,7 +153,7 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
         } finally {
           this.#releaseEnded();
         }
-        sink?.released();
+        if (sink !== undefined) tell(sink);
       },
     );
   }

@@ -82,10 +82,8 @@ class RtRuntime implements Runtime {
     const observing = (type: Observation['type']) => this.#observers.wants(type);
     this.#threads = new ThreadHost(options.state, emit);
     this.#ledger = new OutcomeLedger(emit, (outcome) => this.#observers.wantsFinished(outcome));
-    // One armed `setTimeout` for every detach timeout, lease renewal and lease expiry. It never
-    // sleeps longer than a lease's renewal interval, so the renewal and expiry scheduled after a
-    // delivery's (far later) detach timeout fire from the timeout already armed: one arm per
-    // delivery instead of three.
+    // One armed `setTimeout` for every detach timeout, lease renewal and lease expiry, sleeping at
+    // most a renewal interval: a lease's timers then fire from the one its detach timeout armed.
     const wheel = new TimerWheel({ maxSleepMs: options.lockTtlMs / 3 });
     this.#runner = new DeliveryRunner(
       this.#ledger,
