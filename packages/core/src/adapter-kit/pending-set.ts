@@ -28,7 +28,8 @@ export class PendingSet {
   #current = this.#newGeneration();
   /** Generations with promises still pending, oldest first (the current one last, when it has). */
   readonly #pending: Generation[] = [];
-  #waiters: Waiter[] = [];
+  /** `settledNow` calls waiting, in call order (so by rising `id`). */
+  readonly #waiters: Waiter[] = [];
 
   /** Promises tracked and not yet settled. */
   get size(): number {
@@ -89,9 +90,9 @@ export class PendingSet {
     pending.splice(pending.indexOf(generation), 1);
     // Every waiter for a generation older than the oldest still pending is done.
     const oldest = pending.length === 0 ? Number.POSITIVE_INFINITY : pending[0]!.id;
-    if (this.#waiters.length === 0 || this.#waiters[0]!.id >= oldest) return;
-    const done = this.#waiters.filter((waiter) => waiter.id < oldest);
-    this.#waiters = this.#waiters.filter((waiter) => waiter.id >= oldest);
-    for (const waiter of done) waiter.resolve();
+    const waiters = this.#waiters;
+    let done = 0;
+    while (done < waiters.length && waiters[done]!.id < oldest) done += 1;
+    for (const waiter of waiters.splice(0, done)) waiter.resolve();
   }
 }

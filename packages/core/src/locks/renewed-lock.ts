@@ -92,7 +92,7 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
 
   releaseInto(sink: ReleaseSink): void {
     if (this.#releasing === undefined) this.#releasing = this.#release(sink);
-    else this.#releasing.then(() => sink.released());
+    else this.#releasing.then(() => tell(sink));
   }
 
   lend(): void {
@@ -127,7 +127,7 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
     }
     if (call === undefined) {
       this.#releaseEnded();
-      if (sink !== undefined) RESOLVED.then(() => sink.released());
+      if (sink !== undefined) RESOLVED.then(() => tell(sink));
       return RESOLVED;
     }
     // Continued by callbacks: no async frame per release, and the sink is told from the same

@@ -1,5 +1,5 @@
 import type { Delivery } from '../dispatch/delivery.js';
-import { type InvokeExtras, outcomeForAbort, type RunSink } from '../dispatch/invoke-handlers.js';
+import { type InvokeExtras, outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import { eventRef, type RtEvent } from '../event/event.js';
 import { acquireWhenFreeInto, type LockSink } from '../locks/acquire-when-free.js';
 import type { HeldLock, ReleaseSink } from '../locks/lock-manager.js';
@@ -11,6 +11,7 @@ import {
   type Watch,
 } from '../util/cancellation.js';
 import { TimerWheel, WheelTimer } from '../util/timer-wheel.js';
+import { LeasedRun } from './leased-run.js';
 import type { ResultSink, StrategyHost } from './strategy.js';
 
 /**
@@ -52,32 +53,16 @@ class Survivor implements AbortHandler {
 }
 
 /**
- * A survivor's running handlers: when they end, its lease is released, then its result settled.
- * A hook that threw ends the delivery `failed` the same way (it is never left unsettled). It is
- * also the run's extras (the lease and the skipped events): no object of its own for them.
+ * A survivor's running handlers (a `LeasedRun`: its lease is released, then its result settled).
+ * It is also the run's extras (the lease and the skipped events): no object of its own for them.
  */
-class SurvivorRun implements RunSink, InvokeExtras, ReleaseSink {
-  /** The handlers' result, kept while the lease is released. */
-  #result: HandledResult | undefined;
-
+class SurvivorRun extends LeasedRun implements InvokeExtras {
   constructor(
-    readonly lock: HeldLock,
+    lock: HeldLock,
     readonly skipped: readonly RtEvent[],
-    readonly sink: ResultSink,
-  ) {}
-
-  handled(result: HandledResult): void {
-    this.#result = result;
-    this.lock.releaseInto(this);
-  }
-
-  /** The lease was released: the result goes on. */
-  released(): void {
-    this.sink.handled(this.#result!);
-  }
-
-  threw(error: unknown): void {
-    this.handled({ outcome: 'failed', error });
+    sink: ResultSink,
+  ) {
+    super(sink, lock);
   }
 }
 

@@ -1,9 +1,10 @@
 import type { Delivery } from '../dispatch/delivery.js';
-import { type InvokeExtras, outcomeForAbort, type RunSink } from '../dispatch/invoke-handlers.js';
+import { type InvokeExtras, outcomeForAbort } from '../dispatch/invoke-handlers.js';
 import { eventRef } from '../event/event.js';
 import { type LockSink, tryAcquireThroughOutageInto } from '../locks/acquire-when-free.js';
-import type { HeldLock, ReleaseSink } from '../locks/lock-manager.js';
+import type { HeldLock } from '../locks/lock-manager.js';
 import type { HandledResult } from '../outcomes/outcome.js';
+import { LeasedRun } from './leased-run.js';
 import type { ConcurrencyStrategy, ResultSink, StrategyHost } from './strategy.js';
 
 /**
@@ -52,16 +53,14 @@ export class DropStrategy implements ConcurrencyStrategy {
  * One delivery of `drop`, from its lock acquisition to its result; once locked, also its run's
  * extras (the lease), so the run needs no object of its own for them.
  */
-class DropRun implements LockSink, RunSink, InvokeExtras, ReleaseSink {
-  lock: HeldLock | undefined;
-  /** The handlers' result, kept while the lock is released. */
-  #result: HandledResult | undefined;
-
+class DropRun extends LeasedRun implements LockSink, InvokeExtras {
   constructor(
     readonly host: StrategyHost,
     readonly delivery: Delivery,
-    readonly sink: ResultSink,
-  ) {}
+    sink: ResultSink,
+  ) {
+    super(sink);
+  }
 
   /** The lock, or `null`: held elsewhere, so the delivery is dropped. */
   locked(lock: HeldLock | null): void {
@@ -76,22 +75,6 @@ class DropRun implements LockSink, RunSink, InvokeExtras, ReleaseSink {
   /** The delivery's life or the runtime ended before the lock was taken. */
   gaveUp(reason: unknown): void {
     this.sink.handled({ outcome: outcomeForAbort(reason), error: reason });
-  }
-
-  /** The handlers ended: the lock is released, then the result passed on. */
-  handled(result: HandledResult): void {
-    this.#result = result;
-    this.lock!.releaseInto(this);
-  }
-
-  /** The lock was released: the result goes on. */
-  released(): void {
-    this.sink.handled(this.#result!);
-  }
-
-  /** A hook threw: the delivery ends `failed` the same way. */
-  threw(error: unknown): void {
-    this.handled({ outcome: 'failed', error });
   }
 }
 
