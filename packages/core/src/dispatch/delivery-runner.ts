@@ -39,11 +39,11 @@ const NO_INSTRUMENTATION: RunnerInstrumentation = Object.freeze({
 /**
  * Takes accepted deliveries through the strategy to their terminal outcome: the deferred runner
  * (detach timeout, slot release after the strategy resolved) and the sync runner (the adapter's
- * signal). It knows how far each delivery got (`Delivery.progress`), which is what shutdown acts
- * on: `shutdownStarted` ends nothing itself (strategies end waiting work through the shutdown
- * signal) but records deliveries whose handler already finished; `abortRunning` aborts the rest
- * at the grace deadline; `abandonRunning` gives up on handlers still running at the abandon
- * deadline.
+ * signal). It knows how far each delivery got (its `DeliveryProgress` fields), which is what
+ * shutdown acts on: `shutdownStarted` ends nothing itself (strategies end waiting work through
+ * the shutdown signal) but records deliveries whose handler already finished; `abortRunning`
+ * aborts the rest at the grace deadline; `abandonRunning` gives up on handlers still running at
+ * the abandon deadline.
  */
 export class DeliveryRunner {
   readonly #ledger: OutcomeLedger;
@@ -116,8 +116,8 @@ export class DeliveryRunner {
 
   /** A member's run ended with `result` (after `handlerMs`, when timed). */
   #handled(member: Delivery, handlerMs: number | undefined, result: HandledResult): void {
-    member.progress.handlerMs = handlerMs;
-    member.progress.handled = result;
+    member.handlerMs = handlerMs;
+    member.handled = result;
     if (this.#shutdownSignal.aborted) this.#ledger.settle(member, result);
   }
 
@@ -139,7 +139,7 @@ export class DeliveryRunner {
         extras.lock?.takeBack();
       },
       finished: (delivery, extras, result) => {
-        const startedAt = delivery.progress.handlerStartedAt;
+        const startedAt = delivery.handlerStartedAt;
         const handlerMs = startedAt === undefined ? undefined : Math.max(0, Date.now() - startedAt);
         const { members } = extras;
         if (members === undefined) this.#handled(delivery, handlerMs, result);
@@ -211,7 +211,7 @@ export class DeliveryRunner {
   /** Shutdown began: deliveries whose handler already finished get their outcome now. */
   shutdownStarted(): void {
     for (const delivery of this.#live) {
-      const { handled } = delivery.progress;
+      const { handled } = delivery;
       if (handled) this.#ledger.settle(delivery, handled);
     }
   }
@@ -229,7 +229,7 @@ export class DeliveryRunner {
    */
   abandonRunning(): void {
     for (const delivery of this.#live) {
-      const { finished, handled, handlerStarted } = delivery.progress;
+      const { finished, handled, handlerStarted } = delivery;
       if (finished) continue;
       // A delivery whose handler never started is not abandoned: it only ends by shutdown.
       const error = handlerStarted
@@ -256,6 +256,6 @@ export class DeliveryRunner {
 
 /** A member's handler started (at `startedAt`, when timed). */
 function markStarted(member: Delivery, startedAt: number | undefined): void {
-  member.progress.handlerStarted = true;
-  member.progress.handlerStartedAt = startedAt;
+  member.handlerStarted = true;
+  member.handlerStartedAt = startedAt;
 }

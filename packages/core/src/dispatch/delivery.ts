@@ -7,9 +7,10 @@ import type { Handler } from '../routing/handler.js';
 import { Cancellation } from '../util/cancellation.js';
 
 /**
- * How far one delivery got, written by the runtime only: shutdown decides with it which deliveries
- * it ends at once (handler not started), which it waits for (running) and which already have their
- * outcome (handler finished, lock release still in flight).
+ * How far one delivery got, fields of the delivery record itself (no object of its own), written
+ * by the runtime only: shutdown decides with it which deliveries it ends at once (handler not
+ * started), which it waits for (running) and which already have their outcome (handler finished,
+ * lock release still in flight).
  */
 export interface DeliveryProgress {
   /**
@@ -37,7 +38,7 @@ export interface DeliveryProgress {
  * (sync). Strategies that park it also watch the runtime's shutdown signal. It is a lazy
  * `Cancellation`: no `AbortSignal` exists unless a handler reads `ctx.signal`.
  */
-export interface Delivery {
+export interface Delivery extends DeliveryProgress {
   readonly event: RtEvent;
   readonly handlers: readonly Handler[];
   readonly adapter: Adapter;
@@ -49,14 +50,14 @@ export interface Delivery {
   readonly acceptedAt: number;
   /** Deferred only: the admission slot, released by the runtime after the strategy resolves. */
   readonly slot: AdmissionSlot | undefined;
-  readonly progress: DeliveryProgress;
 }
 
 /** A delivery accepted now, with fresh progress and its own controller. */
 export function newDelivery(
-  fields: Omit<Delivery, 'progress' | 'controller' | 'acceptedAt'>,
+  fields: Omit<Delivery, keyof DeliveryProgress | 'controller' | 'acceptedAt'>,
 ): Delivery {
-  // A literal, not a spread: one object shape for every delivery, fields in-object.
+  // A literal, not a spread: one object shape for every delivery, its progress in the same
+  // record (no second object per delivery), fields in-object.
   return {
     event: fields.event,
     handlers: fields.handlers,
@@ -66,12 +67,10 @@ export function newDelivery(
     slot: fields.slot,
     controller: new Cancellation(),
     acceptedAt: Date.now(),
-    progress: {
-      handlerStarted: false,
-      handlerStartedAt: undefined,
-      handled: undefined,
-      handlerMs: undefined,
-      finished: undefined,
-    },
+    handlerStarted: false,
+    handlerStartedAt: undefined,
+    handled: undefined,
+    handlerMs: undefined,
+    finished: undefined,
   };
 }

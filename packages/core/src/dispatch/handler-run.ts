@@ -163,8 +163,9 @@ export class HandlerRun extends RunContext {
   /** Continues the run once `pending` settles, as `await` would (a thenable is adopted first). */
   #wait(pending: PromiseLike<unknown>, waitingFor: number): void {
     this.#waitingFor = waitingFor;
-    this.#onValue ??= (value) => this.#settled(value);
-    this.#onThrown ??= (thrown) => this.#threw(thrown);
+    // Bound, not arrows: two small function objects and no closure context for them to share.
+    this.#onValue ??= this.#settled.bind(this);
+    this.#onThrown ??= this.#threw.bind(this);
     Promise.resolve(pending).then(this.#onValue, this.#onThrown);
   }
 
@@ -217,8 +218,9 @@ export class HandlerRun extends RunContext {
   /** Stops following the cancellations, then tells the hooks the run is over. */
   #close(): void {
     try {
-      if (this.#delivered !== undefined) Cancellation.unwatch(this.#delivered);
-      if (this.#leased !== undefined) Cancellation.unwatch(this.#leased);
+      const controller = this.#controller;
+      if (this.#delivered !== undefined) Cancellation.unwatch(this.#delivered, controller);
+      if (this.#leased !== undefined) Cancellation.unwatch(this.#leased, controller);
       this.#detach?.();
     } finally {
       this.#hooks.ended(this.#delivery, this.#extras);

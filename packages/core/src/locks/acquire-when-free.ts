@@ -184,8 +184,8 @@ class LockAcquisition {
 
   #unwatch(): void {
     this.#pending = undefined;
-    if (this.#watchSignal !== undefined) Cancellation.unwatch(this.#watchSignal);
-    if (this.#watchAlso !== undefined) Cancellation.unwatch(this.#watchAlso);
+    if (this.#watchSignal !== undefined) Cancellation.unwatch(this.#watchSignal, this);
+    if (this.#watchAlso !== undefined) Cancellation.unwatch(this.#watchAlso, this);
     this.#watchSignal = undefined;
     this.#watchAlso = undefined;
   }

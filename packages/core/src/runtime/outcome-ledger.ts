@@ -99,16 +99,15 @@ export class OutcomeLedger {
    * calls return what was recorded and emit nothing.
    */
   settle(delivery: Delivery, result: HandledResult): FinishedDelivery {
-    const { progress } = delivery;
-    progress.finished ??= this.record(
+    delivery.finished ??= this.record(
       delivery.event,
       delivery.mode,
       result,
       delivery.acceptedAt,
       true,
-      progress,
+      delivery,
     );
-    return progress.finished;
+    return delivery.finished;
   }
 
   /** Resolves when no delivery owes an outcome. */

@@ -32,7 +32,7 @@ export class Member implements AbortHandler {
   }
 
   unwatch(): void {
-    if (this.#watch !== undefined) Cancellation.unwatch(this.#watch);
+    if (this.#watch !== undefined) Cancellation.unwatch(this.#watch, this);
     this.#watch = undefined;
   }
 
@@ -93,7 +93,7 @@ export class Batch
   }
 
   unwatchShutdown(): void {
-    if (this.#shutdown !== undefined) Cancellation.unwatch(this.#shutdown);
+    if (this.#shutdown !== undefined) Cancellation.unwatch(this.#shutdown, this);
     this.#shutdown = undefined;
   }
 

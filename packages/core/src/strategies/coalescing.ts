@@ -40,8 +40,8 @@ class Survivor implements AbortHandler {
 
   /** Removes the survivor's abort listeners. */
   detach(): void {
-    if (this.#own !== undefined) Cancellation.unwatch(this.#own);
-    if (this.#shutdown !== undefined) Cancellation.unwatch(this.#shutdown);
+    if (this.#own !== undefined) Cancellation.unwatch(this.#own, this);
+    if (this.#shutdown !== undefined) Cancellation.unwatch(this.#shutdown, this);
     this.#own = undefined;
     this.#shutdown = undefined;
   }

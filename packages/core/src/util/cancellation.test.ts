@@ -151,17 +151,17 @@ describe('abortable and delay', () => {
     const kept = Cancellation.watch(source, handler);
     const removed = Cancellation.watch(source, handler);
     expect(source.listenerCount).toBe(2);
-    Cancellation.unwatch(removed);
-    Cancellation.unwatch(removed);
+    Cancellation.unwatch(removed, handler);
+    Cancellation.unwatch(removed, handler);
     expect(source.listenerCount).toBe(1);
     source.abort('gone');
     expect(reasons).toEqual(['gone']);
-    Cancellation.unwatch(kept);
+    Cancellation.unwatch(kept, handler);
 
     const platform = new AbortController();
     const watch = Cancellation.watch(platform.signal, handler);
     expect(getEventListeners(platform.signal, 'abort')).toHaveLength(1);
-    Cancellation.unwatch(watch);
+    Cancellation.unwatch(watch, handler);
     expect(getEventListeners(platform.signal, 'abort')).toHaveLength(0);
     platform.abort('late');
     expect(reasons).toEqual(['gone']);
@@ -171,7 +171,8 @@ describe('abortable and delay', () => {
     const handleAbort = vi.fn();
     const source = new Cancellation();
     source.abort('before');
-    Cancellation.unwatch(Cancellation.watch(source, { handleAbort }));
+    const handler = { handleAbort };
+    Cancellation.unwatch(Cancellation.watch(source, handler), handler);
     expect(handleAbort).not.toHaveBeenCalled();
   });
 
@@ -192,10 +193,64 @@ describe('abortable and delay', () => {
 
     const other = new Cancellation();
     const detached = new Cancellation();
-    Cancellation.unwatch(Cancellation.watch(other, detached));
+    Cancellation.unwatch(Cancellation.watch(other, detached), detached);
     expect(other.listenerCount).toBe(0);
     other.abort('ignored');
     expect(detached.aborted).toBe(false);
-    Cancellation.unwatch(watch);
+    Cancellation.unwatch(watch, follower);
+  });
+
+  it('keeps registration order whether a follower is held inline or in the list', () => {
+    const source = new Cancellation();
+    const heard: string[] = [];
+    const named = (name: string) => ({ handleAbort: () => heard.push(name) });
+    const first = named('first');
+    const second = named('second');
+    const third = named('third');
+    const fourth = named('fourth');
+    // The first is held inline (the source had nothing registered); the others are list nodes.
+    const firstWatch = Cancellation.watch(source, first);
+    Cancellation.watch(source, second);
+    source.onAbort(() => heard.push('listener'));
+    // Unwatching the inline handle with another handler removes nothing.
+    Cancellation.unwatch(firstWatch, second);
+    expect(source.listenerCount).toBe(3);
+    Cancellation.unwatch(firstWatch, first);
+    expect(source.listenerCount).toBe(2);
+    // Registered after the list's entries, so heard after them, though the inline place is free.
+    const thirdWatch = Cancellation.watch(source, third);
+    expect(source.listenerCount).toBe(3);
+    source.abort('stop');
+    expect(heard).toEqual(['second', 'listener', 'third']);
+    expect(source.listenerCount).toBe(0);
+    Cancellation.unwatch(thirdWatch, third);
+
+    // Once the list is empty again, the next follower is held inline and heard first.
+    const again = new Cancellation();
+    heard.length = 0;
+    const inline = Cancellation.watch(again, first);
+    Cancellation.unwatch(inline, first);
+    Cancellation.watch(again, fourth);
+    Cancellation.watch(again, second);
+    again.abort('stop');
+    expect(heard).toEqual(['fourth', 'second']);
+  });
+
+  it('follow holds its first followed cancellation inline and its detacher removes it', () => {
+    const parent = new Cancellation();
+    const child = new Cancellation();
+    const detach = child.follow([parent]);
+    expect(parent.listenerCount).toBe(1);
+    detach();
+    expect(parent.listenerCount).toBe(0);
+    parent.abort('late');
+    expect(child.aborted).toBe(false);
+
+    const live = new Cancellation();
+    const follower = new Cancellation();
+    follower.follow([live]);
+    live.abort('now');
+    expect(follower.reason).toBe('now');
+    expect(live.listenerCount).toBe(0);
   });
 });

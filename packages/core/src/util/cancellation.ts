@@ -17,7 +17,11 @@ export interface AbortHandler {
   handleAbort(reason: unknown): void;
 }
 
-/** A registration made by `Cancellation.watch`; give it to `Cancellation.unwatch`. */
+/**
+ * A registration made by `Cancellation.watch`; give it to `Cancellation.unwatch` with the same
+ * handler. (A list node, the watched cancellation itself when the handler is held inline, or a
+ * platform signal's remover.)
+ */
 export type Watch = { readonly watching: true } | (() => void);
 
 /**
@@ -45,14 +49,26 @@ class ListenerNode {
 /**
  * A one-shot cancellation with listeners; see the module comment. It is itself an `AbortHandler`
  * (`handleAbort` aborts it), so `Cancellation.watch(source, cancellation)` makes it follow one
- * source with one list node and no closure.
+ * source with no closure: held inline when it is the source's only registration (what a handler
+ * run following its delivery is), one list node otherwise.
  */
 export class Cancellation implements AbortHandler {
   /** `undefined` until aborted; never `undefined` after (`abort` fills in a default reason). */
   #reason: unknown;
   #controller: AbortController | undefined;
+  /**
+   * A follower registered while nothing else was (no list node for it): it comes before every
+   * node of the list, which keeps registration order; once it is removed, new registrations go
+   * to the list until the list is empty again.
+   */
+  #first: Cancellation | AbortHandler | undefined;
   #head: ListenerNode | undefined;
   #tail: ListenerNode | undefined;
+
+  /** Is this a `Watch` (the handle of an inline follower)? A prototype getter, no field. */
+  get watching(): true {
+    return true;
+  }
 
   /** True once `abort` was called (or a followed source aborted). */
   get aborted(): boolean {
@@ -84,9 +100,13 @@ export class Cancellation implements AbortHandler {
     if (this.aborted) return;
     this.#reason =
       reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
+    const first = this.#first;
+    this.#first = undefined;
     let node = this.#head;
     this.#head = undefined;
     this.#tail = undefined;
+    if (first instanceof Cancellation) first.abort(this.#reason);
+    else first?.handleAbort(this.#reason);
     while (node !== undefined) {
       const next = node.next;
       node.owner = undefined;
@@ -123,9 +143,23 @@ export class Cancellation implements AbortHandler {
 
   /** Listeners registered and not removed (for tests proving cleanup; walks the list). */
   get listenerCount(): number {
-    let count = 0;
+    let count = this.#first === undefined ? 0 : 1;
     for (let node = this.#head; node !== undefined; node = node.next) count += 1;
     return count;
+  }
+
+  /** Registers `follower`: inline (returns this) when nothing else is registered, else a node. */
+  #addFollower(follower: Cancellation | AbortHandler): ListenerNode | Cancellation {
+    if (this.#first === undefined && this.#head === undefined) {
+      this.#first = follower;
+      return this;
+    }
+    return this.#add(undefined, follower);
+  }
+
+  /** Removes `follower` when it is the inline one (what unwatching an inline handle does). */
+  #dropFirst(follower: Cancellation | AbortHandler): void {
+    if (this.#first === follower) this.#first = undefined;
   }
 
   #add(
@@ -160,8 +194,9 @@ export class Cancellation implements AbortHandler {
    */
   follow(sources: readonly (CancelSource | undefined)[]): () => void {
     const forward = (reason: unknown) => this.abort(reason);
-    // Listener nodes on followed cancellations, removers of listeners on platform signals.
-    const attached: (ListenerNode | (() => void))[] = [];
+    // Registrations on followed cancellations (a node, or the source holding this inline),
+    // removers of listeners on platform signals.
+    const attached: (ListenerNode | Cancellation | (() => void))[] = [];
     for (const source of sources) {
       if (source === undefined) continue;
       if (source.aborted) {
@@ -169,13 +204,14 @@ export class Cancellation implements AbortHandler {
         break;
       }
       attached.push(
-        source instanceof Cancellation ? source.#add(undefined, this) : listen(source, forward),
+        source instanceof Cancellation ? source.#addFollower(this) : listen(source, forward),
       );
     }
     if (attached.length === 0) return noop;
     const detachAll = () => {
       for (const entry of attached) {
-        if (!(entry instanceof ListenerNode)) entry();
+        if (entry instanceof Cancellation) entry.#dropFirst(this);
+        else if (!(entry instanceof ListenerNode)) entry();
         else if (entry.owner !== undefined) entry.owner.#remove(entry);
       }
       attached.length = 0;
@@ -189,20 +225,26 @@ export class Cancellation implements AbortHandler {
 
   /**
    * Calls `handler.handleAbort(reason)` once `source` aborts (never when it already has: check
-   * `aborted` first). On a `Cancellation` this is one list node and no closure; on a platform
-   * `AbortSignal` one listener. Undo it with `Cancellation.unwatch` when the work is done.
+   * `aborted` first). On a `Cancellation` this allocates nothing when `handler` is its only
+   * registration (held inline), else one list node, and no closure either way; on a platform
+   * `AbortSignal` one listener. Undo it with `Cancellation.unwatch(watch, handler)` when the
+   * work is done.
    */
   static watch(source: CancelSource, handler: AbortHandler): Watch {
     if (source instanceof Cancellation) {
       if (source.aborted) return noop;
-      return source.#add(undefined, handler);
+      return source.#addFollower(handler);
     }
     return listen(source, (reason) => handler.handleAbort(reason));
   }
 
-  /** Removes what `watch` registered; idempotent. */
-  static unwatch(watch: Watch): void {
-    if (watch instanceof ListenerNode) {
+  /**
+   * Removes what `watch(source, handler)` registered: give it the same `handler`. Idempotent
+   * while `handler` has not watched the same source again.
+   */
+  static unwatch(watch: Watch, handler: AbortHandler): void {
+    if (watch instanceof Cancellation) watch.#dropFirst(handler);
+    else if (watch instanceof ListenerNode) {
       if (watch.owner !== undefined) watch.owner.#remove(watch);
     } else if (typeof watch === 'function') watch();
   }
