@@ -182,6 +182,13 @@ describe('logObserver', () => {
       tenant: 'T1',
       reason: 'shutdown',
     } as Observation);
+    observe({
+      type: 'admission_rejected',
+      ...base,
+      adapter: 'slack',
+      tenant: 'T1',
+      reason: 'tenant-capacity',
+    } as Observation);
     observe({ type: 'state_error', at, operation: 'renewLock', key: 'k', error: new Error('x') });
     observe({ type: 'lease_lost', at, lockKey: 'k', fence: 3, error: new Error('y') });
     observe({
@@ -199,6 +206,7 @@ describe('logObserver', () => {
     expect(logger.calls.map(([level, , message]) => `${level} ${message}`)).toEqual([
       'error delivery failed before acceptance',
       'warn delivery refused: capacity',
+      'warn delivery refused: tenant-capacity',
       'warn state renewLock failed',
       'warn thread lock lease lost',
       'warn handler ran past detachTimeoutMs and was aborted',

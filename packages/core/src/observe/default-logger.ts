@@ -3,6 +3,7 @@
  * into warning and error lines, rate-limited, without payloads or credentials. With no observer
  * registered the runtime installs it over `createStderrLogger()`, so failures are never silent.
  */
+import type { AdmissionRejectionReason } from '../errors.js';
 import type { EventRef } from '../event/event.js';
 import type { Outcome } from '../outcomes/outcome.js';
 import {
@@ -47,11 +48,36 @@ const NOTICE_LEVELS: Readonly<Record<string, 'warn' | 'error'>> = Object.freeze(
 });
 
 /** Outcomes that are a warning or an error; every other outcome is normal operation. */
-const OUTCOME_LINES: Readonly<Record<string, Omit<Line, 'key'>>> = Object.freeze({
-  failed: { level: 'error', message: 'handler failed' },
-  'timed-out': { level: 'warn', message: 'handler ran past detachTimeoutMs and was aborted' },
-  preempted: { level: 'warn', message: 'handler preempted: its thread lock was lost' },
+const OUTCOME_LINES: Readonly<Record<string, Line>> = Object.freeze({
+  failed: { level: 'error', key: 'outcome:failed', message: 'handler failed' },
+  'timed-out': {
+    level: 'warn',
+    key: 'outcome:timed-out',
+    message: 'handler ran past detachTimeoutMs and was aborted',
+  },
+  preempted: {
+    level: 'warn',
+    key: 'outcome:preempted',
+    message: 'handler preempted: its thread lock was lost',
+  },
 });
+
+/**
+ * The line of each logged refusal reason (none at shutdown), built once: under a flood the
+ * runtime refuses thousands of deliveries a second, and all but `burst` of them are suppressed.
+ */
+const REFUSAL_LINES: Readonly<Partial<Record<AdmissionRejectionReason, Line>>> = Object.freeze({
+  capacity: refusalLine('capacity'),
+  'tenant-capacity': refusalLine('tenant-capacity'),
+});
+
+function refusalLine(reason: AdmissionRejectionReason): Line {
+  return Object.freeze({
+    level: 'warn',
+    key: `admission_rejected:${reason}`,
+    message: `delivery refused: ${reason}`,
+  });
+}
 
 /**
  * What `lineOf` can turn into a line: the runtime builds nothing else for this observer (with no
@@ -73,10 +99,8 @@ const LOGGED: ObserverInterest = Object.freeze({
 
 function lineOf(o: Observation): Line | undefined {
   switch (o.type) {
-    case 'dispatch_finished': {
-      const line = OUTCOME_LINES[o.outcome];
-      return line && { ...line, key: `outcome:${o.outcome}` };
-    }
+    case 'dispatch_finished':
+      return OUTCOME_LINES[o.outcome];
     case 'prelude_error':
       return { level: 'error', key: o.type, message: 'delivery failed before acceptance' };
     case 'conversation_action':
@@ -84,9 +108,7 @@ function lineOf(o: Observation): Line | undefined {
         ? { level: 'warn', key: `${o.type}:${o.action}`, message: `ctx.${o.action} failed` }
         : undefined;
     case 'admission_rejected':
-      return o.reason === 'shutdown'
-        ? undefined
-        : { level: 'warn', key: `${o.type}:${o.reason}`, message: `delivery refused: ${o.reason}` };
+      return REFUSAL_LINES[o.reason];
     case 'state_error':
       return {
         level: 'warn',
