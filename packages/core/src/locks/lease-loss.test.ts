@@ -1,8 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PreemptedError } from '../errors.js';
 import type { ConcurrencyOptions } from '../runtime/options.js';
+import type { Lease } from '../state/state.js';
 import { setup } from '../test-support/setup.js';
 import { deferred, settledOf } from '../test-support/test-adapter.js';
+import { TestState } from '../test-support/test-state.js';
+
+/** A TestState whose renewals wait for the test to answer them (`answers`, in call order). */
+class SlowRenewalState extends TestState {
+  readonly answers: ((renewed: boolean) => void)[] = [];
+
+  override async renewLock(lease: Lease, ttlMs: number): Promise<boolean> {
+    const answered = deferred<boolean>();
+    this.answers.push(answered.resolve);
+    const renewed = await answered.promise;
+    return renewed && super.renewLock(lease, ttlMs);
+  }
+}
 
 describe('lease renewal and lease-loss cancellation', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -70,6 +84,57 @@ describe('lease renewal and lease-loss cancellation', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(reason).toMatchObject({ code: 'RT_PREEMPTED' });
     expect((await settledOf(result)).outcome).toBe('preempted');
+  });
+
+  it('loses a lease at its local expiry while a renewal is still in flight, and ignores the late answer', async () => {
+    const state = new SlowRenewalState();
+    const { runtime, adapter, ofType } = setup({ lockTtlMs: 3000, state });
+    let reason: unknown;
+    runtime.onMessage(
+      (ctx) =>
+        new Promise<void>((resolve) =>
+          ctx.signal.addEventListener('abort', () => {
+            reason = ctx.signal.reason;
+            resolve();
+          }),
+        ),
+    );
+    const result = await adapter.send({ thread: 't' });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(state.answers).toHaveLength(1); // the renewal went out at a third of the TTL
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(reason).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(reason).toMatchObject({ code: 'RT_PREEMPTED' });
+    expect(ofType('lease_lost')).toHaveLength(1);
+    expect((await settledOf(result)).outcome).toBe('preempted');
+    state.answers[0]!(true);
+    await vi.advanceTimersByTimeAsync(10_000);
+    // No second renewal: the lost lease's timer was not re-armed by the late answer.
+    expect(state.calls.filter((c) => c.startsWith('renewLock'))).toHaveLength(1);
+    expect(state.calls.filter((c) => c.startsWith('releaseLock'))).toEqual([]);
+  });
+
+  it('counts a late renewal from when it was asked, and renews again a third of the TTL after its answer', async () => {
+    const state = new SlowRenewalState();
+    const { runtime, adapter, ofType } = setup({ lockTtlMs: 3000, state });
+    const hold = deferred();
+    runtime.onMessage(() => hold.promise);
+    const result = await adapter.send({ thread: 't' });
+    await vi.advanceTimersByTimeAsync(1000); // asked at t = 1000
+    await vi.advanceTimersByTimeAsync(1500);
+    state.answers[0]!(true); // answered at t = 2500: the lease now runs to 1000 + 3000 = 4000
+    await vi.advanceTimersByTimeAsync(999);
+    expect(state.answers).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1); // t = 3500: a third of the TTL after the answer
+    expect(state.answers).toHaveLength(2);
+    state.answers[1]!(true); // asked and answered at t = 3500: runs to 6500
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(state.answers).toHaveLength(3);
+    state.answers[2]!(true);
+    hold.resolve();
+    expect((await settledOf(result)).outcome).toBe('completed');
+    expect(ofType('lease_lost')).toEqual([]);
   });
 
   it('exposes a fence that increases for each new holder of the key', async () => {

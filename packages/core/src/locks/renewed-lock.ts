@@ -23,18 +23,18 @@ function tell(sink: ReleaseSink): void {
   }
 }
 
-/** Timer callbacks shared by every lock (arguments, not closures, carry the lock). */
-function renewDue(lock: RenewedLock): void {
+/** The timer callback shared by every lock (the argument, not a closure, carries the lock). */
+function leaseDue(lock: RenewedLock): void {
   lock.renewDue();
-}
-function expiryDue(lock: RenewedLock): void {
-  lock.expiryDue();
 }
 
 /**
- * A lease plus its renewal loop. Its two timers (renewal, local expiry) are reusable nodes on the
- * manager's timer wheel, re-armed like `setTimeout`s, never keeping the process alive; the lock
- * is its own renewal timer (it extends `WheelTimer`), so only the expiry is a second node.
+ * A lease plus its renewal loop, on one timer: the lock is its own node on the manager's timer
+ * wheel (it extends `WheelTimer`), re-armed like a `setTimeout`, never keeping the process alive.
+ * The node is armed for whichever comes first, the next renewal or the local expiry, and while a
+ * renewal is in flight for the local expiry; when it fires at or after the local expiry the lease
+ * is lost, otherwise a renewal is due. (An expiry and a renewal due at the same moment: the
+ * expiry wins.)
  */
 export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
   readonly #manager: LockManager;
@@ -44,7 +44,6 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
   readonly #observe: (observation: Observation) => void;
   readonly #controller = new Cancellation();
   #localExpiresAt: number;
-  readonly #expiryTimer = new WheelTimer(expiryDue, this);
   #releasing: Promise<void> | undefined;
   /** Whether this lease holds one count of its manager's owed I/O (see `LockManager.ioOwed`). */
   #owes = true;
@@ -57,7 +56,7 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
     requestedAt: number,
     observe: (observation: Observation) => void,
   ) {
-    super(renewDue);
+    super(leaseDue);
     this.#manager = manager;
     this.#state = state;
     this.#lease = lease;
@@ -65,8 +64,7 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
     this.#observe = observe;
     // Measured from before the request: never later than the State's own expiry.
     this.#localExpiresAt = requestedAt + ttlMs;
-    this.#armExpiry();
-    this.#armRenewal();
+    this.#armNext();
   }
 
   get key(): string {
@@ -170,29 +168,36 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
     this.#manager.ioEnded();
   }
 
-  #armRenewal(): void {
-    this.#manager.wheel.schedule(this, this.#ttlMs / 3);
-  }
-
-  #armExpiry(): void {
+  /** Arms the timer for the next renewal, or for the local expiry when that comes first. */
+  #armNext(): void {
+    const interval = this.#ttlMs / 3;
     const remaining = Math.max(0, this.#localExpiresAt - Date.now());
+    if (interval < remaining) this.#manager.wheel.schedule(this, interval);
+    else this.#armExpiry(remaining);
+  }
+
+  #armExpiry(remaining: number): void {
     // In the lane of the full TTL: expiries are scheduled in the order of their deadlines.
-    this.#manager.wheel.schedule(this.#expiryTimer, remaining, this.#ttlMs);
+    this.#manager.wheel.schedule(this, remaining, this.#ttlMs);
   }
 
-  /** The renewal timer fired. */
+  /**
+   * The lease's timer fired: at or after the local expiry (no renewal succeeded in time) the
+   * lease is lost; before it, a renewal is due.
+   */
   renewDue(): void {
+    if (Date.now() >= this.#localExpiresAt) {
+      this.#lose('lease expired before a renewal succeeded');
+      return;
+    }
     void this.#renew();
-  }
-
-  /** The local expiry timer fired before a renewal succeeded. */
-  expiryDue(): void {
-    this.#lose('lease expired before a renewal succeeded');
   }
 
   async #renew(): Promise<void> {
     if (this.#releasing || this.#controller.aborted) return;
     const requestedAt = Date.now();
+    // While the renewal is in flight the timer waits for the local expiry.
+    this.#armExpiry(Math.max(0, this.#localExpiresAt - requestedAt));
     let renewed: boolean;
     try {
       renewed = await this.#state.renewLock(this.#lease, this.#ttlMs);
@@ -205,8 +210,8 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
         key: this.#lease.key,
         error,
       });
-      // Keep trying until the local expiry timer declares the lease lost.
-      this.#armRenewal();
+      // Keep trying until the local expiry declares the lease lost.
+      this.#armNext();
       return;
     }
     if (this.#releasing || this.#controller.aborted) return;
@@ -215,8 +220,7 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
       return;
     }
     this.#localExpiresAt = requestedAt + this.#ttlMs;
-    this.#armExpiry();
-    this.#armRenewal();
+    this.#armNext();
   }
 
   #lose(detail: string): void {
@@ -235,6 +239,5 @@ export class RenewedLock extends WheelTimer<RenewedLock> implements HeldLock {
 
   #stopTimers(): void {
     this.#manager.wheel.cancel(this);
-    this.#manager.wheel.cancel(this.#expiryTimer);
   }
 }

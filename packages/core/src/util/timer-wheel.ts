@@ -1,6 +1,6 @@
 /**
  * One shared timer for many deadlines: what the runtime arms instead of a `setTimeout` per
- * delivery and two per lease (the detach timeout, lease renewal, the lease's local expiry).
+ * delivery (its detach timeout) and per lease (its renewal and local expiry, one node).
  *
  * Timers sit in lanes, one per nominal duration (every detach timeout shares one lane, every
  * renewal another), each a doubly linked list kept in deadline order. Deadlines of one duration
