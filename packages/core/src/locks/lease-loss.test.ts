@@ -1,10 +1,26 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PreemptedError } from '../errors.js';
 import type { ConcurrencyOptions } from '../runtime/options.js';
+import type { Runtime } from '../runtime/runtime-types.js';
 import type { Lease } from '../state/state.js';
 import { setup } from '../test-support/setup.js';
 import { deferred, settledOf } from '../test-support/test-adapter.js';
 import { TestState } from '../test-support/test-state.js';
+
+/** Registers a message handler that runs until its signal aborts; `reason` is the abort's. */
+function runUntilAborted(runtime: Runtime): { readonly reason: unknown } {
+  const seen: { reason: unknown } = { reason: undefined };
+  runtime.onMessage(
+    (ctx) =>
+      new Promise<void>((resolve) =>
+        ctx.signal.addEventListener('abort', () => {
+          seen.reason = ctx.signal.reason;
+          resolve();
+        }),
+      ),
+  );
+  return seen;
+}
 
 /** A TestState whose renewals wait for the test to answer them (`answers`, in call order). */
 class SlowRenewalState extends TestState {
@@ -66,46 +82,28 @@ describe('lease renewal and lease-loss cancellation', () => {
 
   it('declares the lease lost when renewals keep failing until it expires', async () => {
     const { runtime, adapter, state, ofType } = setup({ lockTtlMs: 3000 });
-    let reason: unknown;
-    runtime.onMessage(
-      (ctx) =>
-        new Promise<void>((resolve) =>
-          ctx.signal.addEventListener('abort', () => {
-            reason = ctx.signal.reason;
-            resolve();
-          }),
-        ),
-    );
+    const aborted = runUntilAborted(runtime);
     state.faults.renewLock = () => new Error('timeout');
     const result = await adapter.send({ thread: 't' });
     await vi.advanceTimersByTimeAsync(2999);
-    expect(reason).toBeUndefined();
+    expect(aborted.reason).toBeUndefined();
     expect(ofType('state_error').map((o) => o.operation)).toEqual(['renewLock', 'renewLock']);
     await vi.advanceTimersByTimeAsync(1);
-    expect(reason).toMatchObject({ code: 'RT_PREEMPTED' });
+    expect(aborted.reason).toMatchObject({ code: 'RT_PREEMPTED' });
     expect((await settledOf(result)).outcome).toBe('preempted');
   });
 
   it('loses a lease at its local expiry while a renewal is still in flight, and ignores the late answer', async () => {
     const state = new SlowRenewalState();
     const { runtime, adapter, ofType } = setup({ lockTtlMs: 3000, state });
-    let reason: unknown;
-    runtime.onMessage(
-      (ctx) =>
-        new Promise<void>((resolve) =>
-          ctx.signal.addEventListener('abort', () => {
-            reason = ctx.signal.reason;
-            resolve();
-          }),
-        ),
-    );
+    const aborted = runUntilAborted(runtime);
     const result = await adapter.send({ thread: 't' });
     await vi.advanceTimersByTimeAsync(1000);
     expect(state.answers).toHaveLength(1); // the renewal went out at a third of the TTL
     await vi.advanceTimersByTimeAsync(1999);
-    expect(reason).toBeUndefined();
+    expect(aborted.reason).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
-    expect(reason).toMatchObject({ code: 'RT_PREEMPTED' });
+    expect(aborted.reason).toMatchObject({ code: 'RT_PREEMPTED' });
     expect(ofType('lease_lost')).toHaveLength(1);
     expect((await settledOf(result)).outcome).toBe('preempted');
     state.answers[0]!(true);
