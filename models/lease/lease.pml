@@ -20,7 +20,10 @@
  * What is modelled: N instances ("lanes"), each serving JOBS deliveries of one lock key one after
  * another; one State holding (token, expiresAt, fence) for the key, each operation atomic at the
  * State. Every State call is three steps: the request leaves, the State applies it, the answer
- * arrives; the clock may move between them (answer latency). The clock advances one unit at a
+ * arrives; the clock may move between them (answer latency). A request carries what it was sent
+ * with: a renewal still in flight after its lane gave up the lease (local deadline, return)
+ * still names that lease's token, and the State extends the key if it is that lease's and live
+ * (the State cannot know the holder gave up); the next holder then waits for that expiry. The clock advances one unit at a
  * time up to MAXT; a tick fires every local timer that is due at the new time (local expiry, the
  * renew timer, the poll timer), as Node's timers do once the event loop reaches them, before any
  * answer arriving at that time. The State may lose the key once (failover, eviction, LOSS). Handlers
@@ -150,6 +153,7 @@ byte rphase[N];
 byte rReqAt[N];
 bool rAns[N];
 byte rExp[N];     /* expiry the State set for the renewal */
+byte rTok[N];     /* the token the renewal in flight carries (its lane's when it was sent) */
 byte pollAt[N];
 bool wants[N];    /* ghost (L1): from the delivery's start until the lease is granted */
 bool busy[N];     /* the delivery has no outcome yet */
@@ -167,7 +171,7 @@ inline fireTimers(j) {
   fi;
   if
   :: running[j] && !aborted[j] && rphase[j] == R_NONE && now >= renewAt[j] ->
-     rphase[j] = R_SENT; rReqAt[j] = now;
+     rphase[j] = R_SENT; rReqAt[j] = now; rTok[j] = tok[j];
      printf("TRACE renewreq inst=%d now=%d\n", j, now)
   :: else -> skip
   fi;
@@ -287,16 +291,16 @@ end_lane: /* a lane may wait for ever: parked once the clock stopped, or done */
   :: atomic { rphase[i] == R_SENT ->
        saveTok = sTok; saveExp = sExp;
        if
-       :: LIVE && sTok == tok[i] -> /* renewable */
+       :: LIVE && sTok == rTok[i] -> /* renewable: the request carries its own token */
           sExp = now + TTL; rAns[i] = true; rExp[i] = sExp
 #ifdef BUG_RENEW_RESETS_FENCE
           ; fenceUntil = sExp
 #endif
        :: else -> rAns[i] = false
        fi;
-       assert(I1 && (rAns[i] -> (saveTok == tok[i] && now < saveExp) : (sTok == saveTok && sExp == saveExp)));
+       assert(I1 && (rAns[i] -> (saveTok == rTok[i] && now < saveExp) : (sTok == saveTok && sExp == saveExp)));
        saveTok = 0; saveExp = 0;
-       printf("TRACE renew inst=%d tok=%d now=%d ttl=%d ok=%d\n", i, tok[i], now, TTL, rAns[i]);
+       printf("TRACE renew inst=%d tok=%d now=%d ttl=%d ok=%d\n", i, rTok[i], now, TTL, rAns[i]);
        rphase[i] = R_DONE }
   /* its answer arrives */
   :: atomic { rphase[i] == R_DONE ->
@@ -315,7 +319,7 @@ end_lane: /* a lane may wait for ever: parked once the clock stopped, or done */
           fi;
           assert(I6 && (!refused[i] || aborted[i]))
        fi;
-       rphase[i] = R_NONE; rAns[i] = false; rReqAt[i] = 0; rExp[i] = 0 }
+       rphase[i] = R_NONE; rAns[i] = false; rReqAt[i] = 0; rExp[i] = 0; rTok[i] = 0 }
   /* the handler writes thread state with its fence (it may do so after its abort, too) */
   :: atomic { running[i] ->
 #ifdef BUG_WRITE_NO_FENCE
