@@ -23,8 +23,8 @@
  * arrives; the clock may move between them (answer latency). A request carries what it was sent
  * with: a renewal still in flight after its lane gave up the lease (local deadline, return)
  * still names that lease's token, and the State extends the key if it is that lease's and live
- * (the State cannot know the holder gave up); the next holder then waits for that expiry. The clock advances one unit at a
- * time up to MAXT; a tick fires every local timer that is due at the new time (local expiry, the
+ * (the State cannot know the holder gave up); the next holder then waits for that expiry. The
+ * clock advances one unit at a time up to MAXT; a tick fires every local timer that is due at the new time (local expiry, the
  * renew timer, the poll timer), as Node's timers do once the event loop reaches them, before any
  * answer arriving at that time. The State may lose the key once (failover, eviction, LOSS). Handlers
  * run, write thread state (also after their abort: a paused process writes late), and return.

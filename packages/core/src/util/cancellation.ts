@@ -105,16 +105,13 @@ export class Cancellation implements AbortHandler {
     let node = this.#head;
     this.#head = undefined;
     this.#tail = undefined;
-    if (first instanceof Cancellation) first.abort(this.#reason);
-    else first?.handleAbort(this.#reason);
+    if (first !== undefined) tellFollower(first, this.#reason);
     while (node !== undefined) {
       const next = node.next;
       node.owner = undefined;
       node.prev = undefined;
       node.next = undefined;
-      const follower = node.follower;
-      if (follower instanceof Cancellation) follower.abort(this.#reason);
-      else if (follower !== undefined) follower.handleAbort(this.#reason);
+      if (node.follower !== undefined) tellFollower(node.follower, this.#reason);
       else node.listener?.(this.#reason);
       node = next;
     }
@@ -248,6 +245,12 @@ export class Cancellation implements AbortHandler {
       if (watch.owner !== undefined) watch.owner.#remove(watch);
     } else if (typeof watch === 'function') watch();
   }
+}
+
+/** Tells a follower (inline or on a list node) that its source aborted with `reason`. */
+function tellFollower(follower: Cancellation | AbortHandler, reason: unknown): void {
+  if (follower instanceof Cancellation) follower.abort(reason);
+  else follower.handleAbort(reason);
 }
 
 /** Does nothing (the remover of a listener never added). */
