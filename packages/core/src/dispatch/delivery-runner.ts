@@ -15,6 +15,7 @@ import {
   type RunSink,
   startHandlers,
 } from './invoke-handlers.js';
+import { LiveDeliveries } from './live-deliveries.js';
 
 /** How the runner instruments handler runs, fixed at construction. */
 export interface RunnerInstrumentation {
@@ -58,7 +59,7 @@ export class DeliveryRunner {
   };
   #strategy: ConcurrencyStrategy | undefined;
   /** Deliveries inside the strategy (waiting, running, or releasing their lock). */
-  readonly #live = new Set<Delivery>();
+  readonly #live = new LiveDeliveries();
   #graceOver = false;
   #syncInFlight = 0;
 
@@ -210,16 +211,18 @@ export class DeliveryRunner {
 
   /** Shutdown began: deliveries whose handler already finished get their outcome now. */
   shutdownStarted(): void {
-    for (const delivery of this.#live) {
+    this.#live.forEach((delivery) => {
       const { handled } = delivery;
       if (handled) this.#ledger.settle(delivery, handled);
-    }
+    });
   }
 
   /** The grace deadline: every live delivery's signal aborts with `ShutdownError`. */
   abortRunning(): void {
     this.#graceOver = true;
-    for (const delivery of this.#live) delivery.controller.abort(new ShutdownError());
+    this.#live.forEach((delivery) => {
+      delivery.controller.abort(new ShutdownError());
+    });
   }
 
   /**
@@ -228,15 +231,15 @@ export class DeliveryRunner {
    * them. A delivery whose handler finished keeps its own outcome.
    */
   abandonRunning(): void {
-    for (const delivery of this.#live) {
+    this.#live.forEach((delivery) => {
       const { finished, handled, handlerStarted } = delivery;
-      if (finished) continue;
+      if (finished) return;
       // A delivery whose handler never started is not abandoned: it only ends by shutdown.
       const error = handlerStarted
         ? new ShutdownError('handler ignored its abort signal and was abandoned')
         : new ShutdownError('runtime shutting down');
       this.#ledger.settle(delivery, handled ?? { outcome: 'shutdown', error });
-    }
+    });
   }
 
   /** Runs the strategy with the delivery registered for the shutdown deadlines. Never rejects. */

@@ -50,12 +50,16 @@ export interface Delivery extends DeliveryProgress {
   readonly acceptedAt: number;
   /** Deferred only: the admission slot, released by the runtime after the strategy resolves. */
   readonly slot: AdmissionSlot | undefined;
+  /** The runner's list of live deliveries (`LiveDeliveries`): its neighbours while in it. */
+  livePrev: Delivery | undefined;
+  liveNext: Delivery | undefined;
 }
 
+/** What `newDelivery` fills in itself. */
+type OwnFields = keyof DeliveryProgress | 'controller' | 'acceptedAt' | 'livePrev' | 'liveNext';
+
 /** A delivery accepted now, with fresh progress and its own controller. */
-export function newDelivery(
-  fields: Omit<Delivery, keyof DeliveryProgress | 'controller' | 'acceptedAt'>,
-): Delivery {
+export function newDelivery(fields: Omit<Delivery, OwnFields>): Delivery {
   // A literal, not a spread: one object shape for every delivery, its progress in the same
   // record (no second object per delivery), fields in-object.
   return {
@@ -72,5 +76,7 @@ export function newDelivery(
     handled: undefined,
     handlerMs: undefined,
     finished: undefined,
+    livePrev: undefined,
+    liveNext: undefined,
   };
 }

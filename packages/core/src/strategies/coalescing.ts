@@ -257,8 +257,11 @@ export class CoalescingEngine {
       void lock.release();
       return;
     }
-    // From here the survivor runs: no later delivery can supersede it.
+    // From here the survivor runs: no later delivery can supersede it. The entry lets go of
+    // it too: V8 keeps a map's replaced tables as they were, so an entry that a dead table still
+    // points at must not hold its delivery's records through the run (docs/benchmarks.md).
     this.#entries.delete(entry.key);
+    entry.survivor = undefined;
     survivor.detach();
     // Continued by its sink: the sink keeps only the lease and the survivor's sink, so the
     // survivor, its entry and the entry's cancellation are garbage while the handler runs.
